@@ -1,0 +1,93 @@
+"""Classic move generation: leading 20-card hands, 17-card responses, batches on 1 and 2
+threads. Gates: exact work counters and ratios measured in this run, never stored times."""
+
+import numba
+import numpy as np
+import pytest
+
+import fastdou
+from conftest import best_time, report
+from corpus import lead_hands, response_positions
+from fastdou import kernels as K
+from loops import copy_all, count_lead_all, lead_all, respond_all
+
+RULES = fastdou.rules("classic").array
+OUT = K.new_moves(1 << 16)
+
+# Exact number of moves over each seeded corpus (seed 0): a change here is a change of the
+# generator's output, not of its speed.
+GOLDEN = {("lead20", 20_000): 1_604_151, ("lead20", 200_000): 15_999_750,
+          ("respond17", 50_000): 124_339, ("respond17", 500_000): 1_243_675}
+
+
+@pytest.fixture(scope="module")
+def sizes(quick):
+    return {"lead": 20_000 if quick else 200_000, "respond": 50_000 if quick else 500_000}
+
+
+@pytest.fixture(scope="module")
+def leads(sizes):
+    return lead_hands(sizes["lead"], 20)
+
+
+@pytest.fixture(scope="module")
+def positions(sizes):
+    return response_positions(sizes["respond"])
+
+
+def check_golden(key, total):
+    assert total == GOLDEN[key], f"{key}: {total} moves, golden {GOLDEN[key]}"
+
+
+def test_lead_20(benchmark, leads):
+    lead_all(leads[:10], RULES, OUT)
+    total = benchmark.pedantic(lead_all, (leads, RULES, OUT), rounds=5, warmup_rounds=1)
+    check_golden(("lead20", len(leads)), total)
+    report(benchmark, len(leads), total)
+
+
+def test_count_lead_20(benchmark, leads):
+    count_lead_all(leads[:10], RULES)
+    total = benchmark.pedantic(count_lead_all, (leads, RULES), rounds=5, warmup_rounds=1)
+    assert total == lead_all(leads, RULES, OUT)
+    report(benchmark, len(leads), total)
+
+
+def test_respond_17(benchmark, positions):
+    hands, lasts = positions
+    respond_all(hands[:10], lasts[:10], RULES, OUT)
+    total = benchmark.pedantic(respond_all, (hands, lasts, RULES, OUT), rounds=5,
+                               warmup_rounds=1)
+    check_golden(("respond17", len(hands)), total)
+    report(benchmark, len(hands), total, item="positions")
+
+
+def test_generation_over_copy_ratio(leads):
+    """Gate: finding the moves costs at most 25x writing them (a same-run ratio)."""
+    moves, offsets = K.generate_batch(leads, np.zeros((len(leads), 2), np.uint64), RULES)
+    copy_all(moves[:10], offsets[:2], OUT)
+    t_gen, total = best_time(lead_all, leads, RULES, OUT)
+    t_copy, copied = best_time(copy_all, moves, offsets, OUT)
+    assert total == copied
+    ratio = t_gen / t_copy
+    print(f"\ngeneration / copy time: {ratio:.1f}")
+    assert ratio < 25
+
+
+def test_batch_two_threads(benchmark, leads):
+    """generate_batch on 2 threads against 1; gate at 1.5x (the target is 1.7x)."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread only")
+    lasts = np.zeros((len(leads), 2), np.uint64)
+    K.generate_batch(leads[:10], lasts[:10], RULES)
+    numba.set_num_threads(1)
+    t1, _ = best_time(K.generate_batch, leads, lasts, RULES)
+    numba.set_num_threads(2)
+    moves, _ = benchmark.pedantic(K.generate_batch, (leads, lasts, RULES), rounds=5,
+                                  warmup_rounds=1)
+    t2 = benchmark.stats.stats.min
+    speedup = t1 / t2
+    benchmark.extra_info["speedup_2_threads"] = speedup
+    report(benchmark, len(leads), len(moves))
+    print(f"2 threads / 1 thread: {speedup:.2f}x")
+    assert speedup > 1.5

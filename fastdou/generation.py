@@ -1,0 +1,98 @@
+"""The Python entry points of move generation: validate at the boundary, then call a kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou import kernels as K
+from fastdou.errors import IllegalMoveError, InvalidCardsError
+from fastdou.kernels.layout import REC_WIDTH
+from fastdou.moves import Move, MoveList, classify
+from fastdou.rules import as_rules
+
+_PASS_RECORD = Move.PASS.record
+
+
+def as_move(move, rules) -> Move:
+    """A legal :class:`Move` under ``rules`` from a Move, its text, or None (the pass)."""
+    if move is None:
+        return Move.PASS
+    if isinstance(move, str):
+        return Move.parse(move, rules)
+    if not isinstance(move, Move):
+        raise IllegalMoveError(f"expected a Move, its text or None, not {type(move).__name__}")
+    if move.is_pass():
+        return move
+    _cards.parse(move.cards, rules)
+    if move not in classify(move.cards, rules):
+        raise IllegalMoveError(f"{move!r} is not a legal move under {rules.name} rules")
+    return move
+
+
+def legal_moves(hand, last=None, rules="classic") -> MoveList:
+    """Every move ``hand`` may play: all leads when ``last`` is None or a pass, otherwise the
+    moves beating ``last``. Pass is not listed."""
+    rules = as_rules(rules)
+    packed = np.uint64(_cards.pack(_cards.parse(hand, rules)))
+    record = as_move(last, rules).record
+    n = K.count_responses(packed, record, rules.array)
+    out = np.empty((n, REC_WIDTH), dtype=np.uint64)
+    K.responses(packed, record, rules.array, out)
+    return MoveList(out, rules)
+
+
+def beats(a, b, rules="classic") -> bool:
+    """Whether move ``a`` beats move ``b`` (Moves or text; False when either is a pass)."""
+    rules = as_rules(rules)
+    return bool(K.beats(as_move(a, rules).record, as_move(b, rules).record, rules.array))
+
+
+def _hands_array(hands, rules) -> np.ndarray:
+    """Validate a ``(n, 15)`` integer array of hands; return it packed (``uint64[n]``)."""
+    if not isinstance(hands, np.ndarray):
+        hands = np.asarray(hands)
+    if hands.ndim != 2 or hands.shape[1] != 15:
+        raise InvalidCardsError(f"hands must have shape (n, 15), not {hands.shape}")
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise InvalidCardsError(f"hands must hold integers, not {hands.dtype}")
+    bad = np.argwhere((hands < 0) | (hands > rules.deck))
+    if bad.size:
+        i, r = (int(x) for x in bad[0])
+        raise InvalidCardsError(f"hand {i} holds {int(hands[i, r])} of "
+                                f"{_cards.TOKENS[r]!r}; the {rules.name} deck holds "
+                                f"{int(rules.deck[r])}")
+    return K.pack_rows(np.ascontiguousarray(hands, dtype=np.uint8),
+                       np.empty(hands.shape[0], np.uint64))
+
+
+def _lasts_array(lasts, n, rules) -> np.ndarray:
+    """Validate ``lasts`` (None, a sequence of moves, or ``uint64[n, 2]`` records)."""
+    if lasts is None:
+        return np.zeros((n, REC_WIDTH), dtype=np.uint64)
+    if isinstance(lasts, np.ndarray):
+        if lasts.shape != (n, REC_WIDTH) or lasts.dtype != np.uint64:
+            raise IllegalMoveError(f"lasts must be a uint64 array of shape ({n}, 2), "
+                                   f"not {lasts.dtype} {lasts.shape}")
+        for i in np.flatnonzero(lasts[:, 1] != 0):
+            as_move(Move.from_record(lasts[i]), rules)
+        return np.ascontiguousarray(lasts)
+    lasts = list(lasts)
+    if len(lasts) != n:
+        raise IllegalMoveError(f"{len(lasts)} lasts for {n} hands")
+    out = np.zeros((n, REC_WIDTH), dtype=np.uint64)
+    for i, last in enumerate(lasts):
+        out[i] = as_move(last, rules).record
+    return out
+
+
+def generate_batch(hands, lasts=None, rules="classic"):
+    """Moves of many hands at once, in parallel.
+
+    ``hands``: integer array ``(n, 15)``; ``lasts``: None (every hand leads), a sequence of
+    moves / texts / None, or ``uint64[n, 2]`` records (zero rows lead). Returns
+    ``(moves, offsets)``: hand i's move records are ``moves[offsets[i]:offsets[i + 1]]``.
+    """
+    rules = as_rules(rules)
+    packed = _hands_array(hands, rules)
+    return K.generate_batch(packed, _lasts_array(lasts, packed.shape[0], rules), rules.array)

@@ -1,0 +1,213 @@
+"""Moves as Python values: :class:`Move` (one reading of some cards) and :class:`MoveList`.
+
+A move is (cards, kind, rank, length): ``rank`` is the rank the move is compared by (a chain's
+top rank, a plane's top trio, a rocket's highest joker) and ``length`` the chain length (1 for
+kinds that are not chains). These objects are a view for people; bulk work uses the record
+arrays of :mod:`fastdou.kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou import kernels as K
+from fastdou.errors import AmbiguousMoveError, IllegalMoveError
+from fastdou.kernels.layout import INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
+from fastdou.kinds import Kind
+from fastdou.rules import as_rules
+
+# The width of the "core" of each kind (cards per rank of its main part); the rest of the
+# cards are attachments, written after a '+'.
+_CHAIN_WIDTH = {Kind.SOLO_CHAIN: 1, Kind.PAIR_CHAIN: 2, Kind.TRIO_CHAIN: 3,
+                Kind.PLANE_SOLO: 3, Kind.PLANE_PAIR: 3, Kind.QUAD_CHAIN: 4, Kind.CARRIER: 4,
+                Kind.SPACESHIP: 4}
+_SINGLE_CORE = {Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SOLO: 4,
+                Kind.FOUR_TWO_PAIR: 4, Kind.QUAD_TRIO: 4, Kind.DRESS: 4}
+
+
+class Move:
+    """One reading of a multiset of cards. Immutable and hashable.
+
+    ``Move.parse("333444+55", rules)`` reads text; ``move.text()`` writes it back;
+    ``Move.PASS`` is the pass.
+    """
+
+    __slots__ = ("packed", "kind", "rank", "length")
+    PASS: "Move"
+
+    def __init__(self, packed: int, kind, rank: int = 0, length: int = 1):
+        object.__setattr__(self, "packed", int(packed))
+        object.__setattr__(self, "kind", Kind(kind))
+        object.__setattr__(self, "rank", int(rank))
+        object.__setattr__(self, "length", int(length))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    # --------------------------------------------------------------- records
+    @classmethod
+    def from_record(cls, record) -> "Move":
+        """The Move of a kernel record ``[cards, info]``."""
+        info = int(record[1])
+        return cls(int(record[0]), info & 255, (info >> INFO_RANK_SHIFT) & 255,
+                   (info >> INFO_LENGTH_SHIFT) & 255)
+
+    @property
+    def info(self) -> int:
+        return int(self.kind) | self.rank << INFO_RANK_SHIFT | self.length << INFO_LENGTH_SHIFT
+
+    @property
+    def record(self) -> np.ndarray:
+        """This move as a kernel record (``uint64[2]``)."""
+        return np.array([self.packed, self.info], dtype=np.uint64)
+
+    # --------------------------------------------------------------- views
+    @property
+    def cards(self) -> np.ndarray:
+        """The 15 counts of the move's cards (``uint8``)."""
+        return _cards.unpack(self.packed)
+
+    def __len__(self) -> int:
+        return int(self.cards.sum())
+
+    def is_pass(self) -> bool:
+        return self.kind == Kind.PASS
+
+    def is_bomb(self) -> bool:
+        return self.kind in (Kind.BOMB, Kind.ROCKET)
+
+    def core(self) -> np.ndarray:
+        """The counts of the move's main part (the chain, trio or four), without attachments."""
+        counts = self.cards
+        core = np.zeros_like(counts)
+        if self.kind in _CHAIN_WIDTH:
+            core[self.rank - self.length + 1:self.rank + 1] = _CHAIN_WIDTH[self.kind]
+        elif self.kind in _SINGLE_CORE:
+            core[self.rank] = _SINGLE_CORE[self.kind]
+        else:
+            core = counts
+        return core
+
+    def text(self) -> str:
+        """Cards as text, attachments after a '+': ``'333444+55'``; ``'pass'`` for a pass."""
+        if self.is_pass():
+            return "pass"
+        core = self.core()
+        rest = self.cards - core
+        main = _cards.to_text(core)
+        return main + "+" + _cards.to_text(rest) if rest.any() else main
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        if self.is_pass():
+            return "Move.PASS"
+        return f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
+
+    def _key(self):
+        return (self.packed, int(self.kind), self.rank, self.length)
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    # --------------------------------------------------------------- parsing
+    @classmethod
+    def parse(cls, text: str, rules="classic", *, kind=None) -> "Move":
+        """Read a move from text such as ``'333444+55'`` or ``'pass'``.
+
+        A '+' separates the main part from the attachments and picks the reading with that
+        main part; ``kind`` (a Kind or its name) picks a kind. Raises IllegalMoveError for
+        cards with no such reading, AmbiguousMoveError when several readings remain.
+        """
+        rules = as_rules(rules)
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move's text must be a str, not {type(text).__name__}")
+        if text.strip().lower() in ("pass", "p", ""):
+            return cls.PASS
+        main, plus, _ = text.partition("+")
+        counts = _cards.parse(text.replace("+", ""), rules)
+        options = classify(counts, rules)
+        if kind is not None:
+            want = kind if isinstance(kind, Kind) else _kind_named(kind)
+            options = [m for m in options if m.kind == want]
+        if not options:
+            raise IllegalMoveError(f"{text!r} is not a legal move under {rules.name} rules"
+                                   + (f" as {kind}" if kind is not None else ""))
+        if plus:
+            core = _cards.parse(main, rules)
+            options = [m for m in options if np.array_equal(m.core(), core)]
+            if not options:
+                raise IllegalMoveError(f"{text!r}: no reading has {main!r} as its main part")
+        elif len(options) > 1:
+            plain = [m for m in options if np.array_equal(m.core(), m.cards)]
+            options = plain if len(plain) == 1 else options
+        if len(options) > 1:
+            raise AmbiguousMoveError(
+                f"{text!r} reads as {', '.join(repr(m) for m in options)}; say which with "
+                f"a '+' or kind=")
+        return options[0]
+
+
+Move.PASS = Move(0, Kind.PASS, 0, 0)
+
+
+def _kind_named(name) -> Kind:
+    try:
+        return Kind[str(name).upper()]
+    except KeyError:
+        raise IllegalMoveError(f"unknown kind {name!r}") from None
+
+
+def classify(cards, rules="classic") -> list[Move]:
+    """Every reading of ``cards`` played as one move (empty if none)."""
+    rules = as_rules(rules)
+    counts = cards if isinstance(cards, np.ndarray) and cards.dtype == np.uint8 \
+        and cards.shape == (15,) else _cards.parse(cards, rules)
+    packed = np.uint64(_cards.pack(counts))
+    out = np.empty((8, REC_WIDTH), dtype=np.uint64)
+    n = K.readings(packed, rules.array, out)
+    if n > out.shape[0]:
+        out = np.empty((n, REC_WIDTH), dtype=np.uint64)
+        K.readings(packed, rules.array, out)
+    return [Move.from_record(r) for r in out[:n]]
+
+
+class MoveList:
+    """The moves of one position: ``len``, iteration, ``in``, indexing; ``.array`` holds the
+    raw ``(n, 2)`` records. Pass is never in it."""
+
+    __slots__ = ("array", "rules")
+
+    def __init__(self, array: np.ndarray, rules):
+        self.array = array
+        self.rules = rules
+
+    def __len__(self) -> int:
+        return self.array.shape[0]
+
+    def __iter__(self):
+        return (Move.from_record(r) for r in self.array)
+
+    def __getitem__(self, i) -> Move:
+        return Move.from_record(self.array[i])
+
+    def __contains__(self, move) -> bool:
+        if isinstance(move, str):
+            move = Move.parse(move, self.rules)
+        if not isinstance(move, Move):
+            return False
+        return bool(np.any((self.array[:, 0] == np.uint64(move.packed))
+                           & (self.array[:, 1] == np.uint64(move.info))))
+
+    def texts(self) -> list[str]:
+        return [m.text() for m in self]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(m.text() for m in list(self)[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"<MoveList of {len(self)}: {shown}{more}>"

@@ -1,0 +1,269 @@
+"""Rule sets: the frozen :class:`Rules` dataclass, the seven presets and their kicker profiles.
+
+``fastdou.rules("classic")`` returns a preset; keyword overrides change single fields and are
+validated (``fastdou.rules("four_player", bomb_min=5)``). Kernels see a rules object only as
+the small ``int64`` array :meth:`Rules.array` returns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from fastdou.errors import RulesError
+from fastdou.kernels import layout as L
+from fastdou.kinds import Kind
+
+_BOMBS = frozenset({Kind.BOMB, Kind.ROCKET, Kind.PASS})
+WING_TRIO = {"never": L.WING_TRIO_NEVER, "not_adjacent": L.WING_TRIO_NOT_ADJACENT,
+             "anywhere": L.WING_TRIO_ANYWHERE}
+BOMB_ORDER = {"size_rank": L.BOMB_ORDER_SIZE_RANK, "rank": L.BOMB_ORDER_RANK}
+JOKER_BOMBS = {"none": L.JOKER_BOMBS_NONE, "all": L.JOKER_BOMBS_ALL,
+               "any": L.JOKER_BOMBS_ANY, "lone": L.JOKER_BOMBS_LONE}
+
+
+def _kinds(*names: str) -> frozenset:
+    return frozenset(Kind[n.upper()] for n in names)
+
+
+_CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_chain",
+                        "pair_chain", "trio_chain", "plane_solo", "plane_pair",
+                        "four_two_solo", "four_two_pair")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule that varies between the games of RULES.md, as one frozen value.
+
+    Pattern fields (what may be played) are lowered to the kernels' rules array; deal fields
+    describe the table. Build one with :func:`fastdou.rules`, which validates it.
+    """
+
+    name: str = "classic"
+    profile: str = "standard"
+    # The table and the deal.
+    players: int = 3
+    decks: int = 1
+    removed_ranks: tuple = ()
+    hand_size: int = 17
+    kitty: int = 3
+    landlord_gets_kitty: bool = True
+    # Which non-bomb kinds exist, and chain limits.
+    kinds: frozenset = _CLASSIC_KINDS
+    solo_chain_min: int = 5
+    pair_chain_min: int = 3
+    trio_chain_min: int = 2
+    quad_chain_min: int = 2
+    chain_low: int = 0
+    chain_high: int = L.ACE
+    # Kicker rules (the one-deck profiles).
+    rocket_kickers: bool = False
+    bomb_wings: bool = False
+    wing_trio: str = "not_adjacent"
+    joker_pairs: bool = False
+    # Bombs.
+    bomb_min: int = 4
+    bomb_max: int = 4
+    bomb_order: str = "size_rank"
+    joker_bombs: str = "all"
+    max_move: int = 20
+
+    # ------------------------------------------------------------------ derived views
+    @property
+    def four_two(self) -> bool:
+        """Whether four_two_solo and four_two_pair exist."""
+        return Kind.FOUR_TWO_SOLO in self.kinds or Kind.FOUR_TWO_PAIR in self.kinds
+
+    @cached_property
+    def deck(self) -> np.ndarray:
+        """The full deck as 15 counts (uint8)."""
+        deck = np.full(L.N_RANKS, 4 * self.decks, dtype=np.uint8)
+        deck[L.SMALL_JOKER:] = self.decks
+        for r in self.removed_ranks:
+            deck[r] = 0
+        return deck
+
+    @cached_property
+    def array(self) -> np.ndarray:
+        """The rules lowered to the kernels' ``int64`` array (see ``fastdou.kernels.layout``)."""
+        a = np.zeros(L.RULES_SIZE, dtype=np.int64)
+        a[L.R_DECKS] = self.decks
+        a[L.R_KINDS] = sum(1 << int(k) for k in self.kinds)
+        a[L.R_SOLO_CHAIN_MIN] = self.solo_chain_min
+        a[L.R_PAIR_CHAIN_MIN] = self.pair_chain_min
+        a[L.R_TRIO_CHAIN_MIN] = self.trio_chain_min
+        a[L.R_QUAD_CHAIN_MIN] = self.quad_chain_min
+        a[L.R_CHAIN_LOW] = self.chain_low
+        a[L.R_CHAIN_HIGH] = self.chain_high
+        a[L.R_ROCKET_KICKERS] = self.rocket_kickers
+        a[L.R_BOMB_WINGS] = self.bomb_wings
+        a[L.R_WING_TRIO] = WING_TRIO[self.wing_trio]
+        a[L.R_JOKER_PAIRS] = self.joker_pairs
+        a[L.R_BOMB_MIN] = self.bomb_min
+        a[L.R_BOMB_MAX] = self.bomb_max
+        a[L.R_BOMB_ORDER] = BOMB_ORDER[self.bomb_order]
+        a[L.R_JOKER_BOMBS] = JOKER_BOMBS[self.joker_bombs]
+        a[L.R_MAX_MOVE] = self.max_move
+        packed = 0
+        for r, c in enumerate(self.deck):
+            packed |= int(c) << (4 * r)
+        a[L.R_DECK] = np.int64(np.uint64(packed).view(np.int64))
+        a.flags.writeable = False
+        return a
+
+    @property
+    def deck_size(self) -> int:
+        return int(self.deck.sum())
+
+    @property
+    def landlord_size(self) -> int:
+        """Cards the landlord holds after taking the kitty."""
+        return self.hand_size + (self.kitty if self.landlord_gets_kitty else 0)
+
+    def replace(self, **changes) -> "Rules":
+        """A validated copy with some fields changed (see :func:`rules` for shorthands)."""
+        return _build(dataclasses.replace(self, **_normalise(self, changes)))
+
+    # ------------------------------------------------------------------ validation
+    def _validate(self) -> None:
+        def bad(msg):
+            raise RulesError(f"rules {self.name!r}: {msg}")
+
+        if self.decks not in (1, 2):
+            bad(f"decks must be 1 or 2, not {self.decks!r}")
+        if not 2 <= self.players <= 8:
+            bad(f"players must be 2 to 8, not {self.players!r}")
+        for r in self.removed_ranks:
+            if not (isinstance(r, int) and 0 <= r < L.N_RANKS):
+                bad(f"removed_ranks holds {r!r}, not a rank index 0..14")
+        for k in self.kinds:
+            if not isinstance(k, Kind) or k in _BOMBS:
+                bad(f"kinds holds {k!r}: bombs are set by bomb_min/bomb_max/joker_bombs")
+        for f in ("solo_chain_min", "pair_chain_min", "trio_chain_min", "quad_chain_min"):
+            if not 2 <= getattr(self, f) <= 12:
+                bad(f"{f} must be 2..12, not {getattr(self, f)!r}")
+        if not 0 <= self.chain_low <= self.chain_high <= L.ACE:
+            bad(f"chain ranks {self.chain_low}..{self.chain_high} must lie within 0..11 (3..A)")
+        if self.wing_trio not in WING_TRIO:
+            bad(f"wing_trio must be one of {sorted(WING_TRIO)}, not {self.wing_trio!r}")
+        if self.bomb_order not in BOMB_ORDER:
+            bad(f"bomb_order must be one of {sorted(BOMB_ORDER)}, not {self.bomb_order!r}")
+        if self.joker_bombs not in JOKER_BOMBS:
+            bad(f"joker_bombs must be one of {sorted(JOKER_BOMBS)}, not {self.joker_bombs!r}")
+        if self.bomb_min != 0 and not 2 <= self.bomb_min <= self.bomb_max <= 4 * self.decks:
+            bad(f"bombs of {self.bomb_min}..{self.bomb_max} cards do not fit "
+                f"{self.decks} deck(s) (0 disables rank bombs)")
+        if self.joker_pairs and self.decks == 1:
+            bad("joker_pairs needs two decks (one deck holds one joker of each kind)")
+        if self.deck_size < self.players * self.hand_size + self.kitty:
+            bad(f"{self.players} hands of {self.hand_size} and a kitty of {self.kitty} "
+                f"need more than the {self.deck_size} cards of the deck")
+        if not 1 <= self.max_move <= self.deck_size:
+            bad(f"max_move must be 1..{self.deck_size}, not {self.max_move!r}")
+        if self.profile not in PROFILES:
+            bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
+
+
+# Kicker profiles of the one-deck presets (RULES.md §2).
+PROFILES = {
+    "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent"),
+    "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere"),
+    "douzero": dict(rocket_kickers=True, bomb_wings=True, wing_trio="anywhere"),
+}
+_NO_FOUR_TWO = frozenset({Kind.FOUR_TWO_SOLO, Kind.FOUR_TWO_PAIR})
+
+PRESETS = {
+    "classic": dict(),
+    "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2),
+    "two_landlords": dict(players=2, hand_size=20, kitty=3, max_move=23),
+    "four_player": dict(
+        players=4, decks=2, hand_size=25, kitty=8, joker_pairs=True, bomb_min=4, bomb_max=8,
+        kinds=_kinds("solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain",
+                     "trio_chain", "plane_pair"),
+        max_move=33),
+    "five_player": dict(
+        players=5, decks=2, hand_size=21, kitty=3, bomb_min=4, bomb_max=8, joker_bombs="any",
+        kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
+                     "trio_pair", "plane_pair"),
+        max_move=24),
+    "emperor": dict(
+        players=3, decks=2, hand_size=33, kitty=9, joker_pairs=True, bomb_min=5, bomb_max=8,
+        pair_chain_min=4, trio_chain_min=3,
+        kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
+                     "trio_pair", "plane_pair", "quad", "quad_chain", "quad_trio", "carrier",
+                     "dress", "spaceship"),
+        max_move=42),
+    "jinling": dict(
+        players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, bomb_min=3, bomb_max=3,
+        bomb_order="rank", joker_bombs="lone",
+        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), max_move=17),
+}
+FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
+
+
+def _normalise(base: Rules, changes: dict) -> dict:
+    """Turn shorthands (``four_two=``, kind names as strings) into real field values."""
+    changes = dict(changes)
+    if "four_two" in changes:
+        four_two = changes.pop("four_two")
+        if not isinstance(four_two, bool):
+            raise RulesError(f"four_two must be True or False, not {four_two!r}")
+        kinds = frozenset(changes.get("kinds", base.kinds)) - _NO_FOUR_TWO
+        changes["kinds"] = kinds | (_NO_FOUR_TWO if four_two else frozenset())
+    if "kinds" in changes:
+        kinds = []
+        for k in changes["kinds"]:
+            try:
+                kinds.append(Kind[k.upper()] if isinstance(k, str) else Kind(k))
+            except (KeyError, ValueError):
+                raise RulesError(f"unknown kind {k!r}") from None
+        changes["kinds"] = frozenset(kinds)
+    if "removed_ranks" in changes:
+        changes["removed_ranks"] = tuple(sorted(changes["removed_ranks"]))
+    unknown = set(changes) - FIELDS
+    if unknown:
+        raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
+    return changes
+
+
+def _build(r: Rules) -> Rules:
+    r._validate()
+    return r
+
+
+def rules(name: str | Rules = "classic", *, profile: str | None = None, **overrides) -> Rules:
+    """The preset ``name`` (one of :data:`PRESETS`), with a kicker ``profile`` and overrides.
+
+    ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (RULES.md §2);
+    ``"openspiel"`` also switches four_two off. A :class:`Rules` passes through unchanged
+    when no profile or override is given.
+    """
+    if isinstance(name, Rules):
+        base = name
+        if profile is None and not overrides:
+            return base
+    else:
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+        base = Rules(name=name, **PRESETS[name])
+    fields = {}
+    if profile is not None:
+        if profile not in PROFILES:
+            raise RulesError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+        fields.update(PROFILES[profile], profile=profile)
+        if profile == "openspiel":
+            fields["four_two"] = False
+    fields.update(overrides)
+    return base.replace(**fields)
+
+
+def as_rules(r) -> Rules:
+    """Accept a preset name or a :class:`Rules`; reject anything else."""
+    if isinstance(r, Rules):
+        return r
+    if isinstance(r, str):
+        return rules(r)
+    raise RulesError(f"rules must be a preset name or a Rules object, not {type(r).__name__}")

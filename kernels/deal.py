@@ -1,0 +1,69 @@
+"""Counter-based randomness and dealing: deal ``i`` of seed ``s`` is a pure function of
+``(s, i)``, so results never depend on threads, chunking or machines.
+
+The generator is SplitMix64 (Steele, Lea and Flood, 2014) keyed by seed and deal index.
+"""
+
+import numpy as np
+
+from fastdou.kernels.jit import kernel
+from fastdou.kernels.layout import N_RANKS
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@kernel
+def mix64(z):
+    """SplitMix64's finaliser: a bijective scramble of a ``uint64``."""
+    z = np.uint64(z)
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def stream(seed, index):
+    """The starting state of the random stream of deal ``index`` under ``seed``."""
+    return mix64(np.uint64(seed) ^ mix64(np.uint64(index) * _GOLDEN + _GOLDEN))
+
+
+@kernel
+def next_below(state, n):
+    """``(value, state)``: a value uniform in ``0..n-1`` (n < 2**32) and the next state."""
+    state = state + _GOLDEN
+    v = mix64(state) >> np.uint64(32)
+    return np.int64((v * np.uint64(n)) >> np.uint64(32)), state
+
+
+@kernel
+def shuffled_deck(deck_counts, seed, index, out):
+    """Write the deck (15 counts) as a list of ranks into ``out``, shuffled by deal
+    ``index`` of ``seed`` (Fisher-Yates); returns the number of cards."""
+    n = 0
+    for r in range(N_RANKS):
+        for _ in range(deck_counts[r]):
+            out[n] = r
+            n += 1
+    state = stream(seed, index)
+    for i in range(n - 1, 0, -1):
+        j, state = next_below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return n
+
+
+@kernel
+def deal(deck_counts, sizes, seed, index, hands):
+    """Deal ``sizes[k]`` cards to ``hands[k]`` (rows of 15 counts) from a shuffled deck, in
+    order; the cards after the last share are not dealt (kitty and set-aside cards are
+    simply further shares)."""
+    cards = np.empty(128, np.int64)
+    shuffled_deck(deck_counts, seed, index, cards)
+    hands[:, :] = 0
+    pos = 0
+    for k in range(sizes.shape[0]):
+        for _ in range(sizes[k]):
+            hands[k, cards[pos]] += 1
+            pos += 1
+    return hands

@@ -1,0 +1,95 @@
+"""Integer layout shared by every kernel: ranks, kinds, move records, the rules array.
+
+Everything here is a plain ``int`` constant, so Numba folds it into compiled code.
+
+Cards
+    A count vector over 15 ranks packs into one ``uint64``: rank ``r`` holds its count in
+    bits ``4r .. 4r+3`` (two decks need at most 8 copies, so 4 bits suffice). Subtracting a
+    move from a hand is one integer subtraction.
+
+Move records
+    A move is a row of a ``uint64`` array of shape ``(n, 2)``: column ``REC_CARDS`` is the
+    packed cards, column ``REC_INFO`` is ``kind | rank << 8 | length << 16``. ``rank`` is the
+    rank the move is compared by (a chain's top rank, a plane's top trio, a rocket's highest
+    joker); ``length`` is the chain length (1 for a kind that is not a chain).
+
+Rules
+    A rules object lowers to an ``int64`` array of ``RULES_SIZE`` entries indexed by the
+    ``R_*`` constants below; every kernel takes it as an argument.
+"""
+
+N_RANKS = 15
+SMALL_JOKER = 13
+BIG_JOKER = 14
+RANK_2 = 12
+ACE = 11
+
+# Kinds (RULES.md §2). PASS is not a kind of play; it marks "no move".
+PASS = 0
+SOLO = 1
+PAIR = 2
+TRIO = 3
+TRIO_SOLO = 4
+TRIO_PAIR = 5
+SOLO_CHAIN = 6
+PAIR_CHAIN = 7
+TRIO_CHAIN = 8
+PLANE_SOLO = 9
+PLANE_PAIR = 10
+FOUR_TWO_SOLO = 11
+FOUR_TWO_PAIR = 12
+BOMB = 13
+ROCKET = 14
+QUAD = 15
+QUAD_CHAIN = 16
+QUAD_TRIO = 17
+CARRIER = 18
+DRESS = 19
+SPACESHIP = 20
+N_KINDS = 21
+
+KIND_NAMES = (
+    "PASS", "SOLO", "PAIR", "TRIO", "TRIO_SOLO", "TRIO_PAIR", "SOLO_CHAIN", "PAIR_CHAIN",
+    "TRIO_CHAIN", "PLANE_SOLO", "PLANE_PAIR", "FOUR_TWO_SOLO", "FOUR_TWO_PAIR", "BOMB",
+    "ROCKET", "QUAD", "QUAD_CHAIN", "QUAD_TRIO", "CARRIER", "DRESS", "SPACESHIP",
+)
+
+# Move record columns and info-word fields.
+REC_CARDS = 0
+REC_INFO = 1
+REC_WIDTH = 2
+INFO_RANK_SHIFT = 8
+INFO_LENGTH_SHIFT = 16
+
+# Rules array indices.
+R_DECKS = 0            # 1 or 2
+R_KINDS = 1            # bit k set: kind k (not BOMB/ROCKET) is enabled
+R_SOLO_CHAIN_MIN = 2
+R_PAIR_CHAIN_MIN = 3
+R_TRIO_CHAIN_MIN = 4
+R_QUAD_CHAIN_MIN = 5
+R_CHAIN_LOW = 6        # lowest rank index a chain may use
+R_CHAIN_HIGH = 7       # highest rank index a chain may use (A = 11)
+R_ROCKET_KICKERS = 8   # both jokers may sit among solo kickers / wings
+R_BOMB_WINGS = 9       # four (or more) of a rank may sit among solo wings
+R_WING_TRIO = 10       # WING_TRIO_* below
+R_JOKER_PAIRS = 11     # two identical jokers form a pair
+R_BOMB_MIN = 12        # smallest rank bomb (0: no rank bombs)
+R_BOMB_MAX = 13
+R_BOMB_ORDER = 14      # BOMB_ORDER_* below
+R_JOKER_BOMBS = 15     # JOKER_BOMBS_* below
+R_MAX_MOVE = 16        # most cards one move may hold
+R_DECK = 17            # packed count vector of the full deck
+RULES_SIZE = 18
+
+WING_TRIO_NEVER = 0
+WING_TRIO_NOT_ADJACENT = 1
+WING_TRIO_ANYWHERE = 2
+
+BOMB_ORDER_SIZE_RANK = 0   # more cards first, then rank
+BOMB_ORDER_RANK = 1        # rank alone (jinling's trio bombs and lone jokers)
+
+JOKER_BOMBS_NONE = 0
+JOKER_BOMBS_ALL = 1    # only every joker of the deck together: the rocket / king bomb, on top
+JOKER_BOMBS_ANY = 2    # any J >= 2 jokers; beats rank bombs of up to 2J cards (five_player)
+JOKER_BOMBS_LONE = 3   # each lone joker is a bomb above every rank bomb (jinling)

@@ -1,0 +1,127 @@
+"""The kernels solver authors call: leading moves, responses, counts, readings, ``beats``.
+
+Hands and cards are packed ``uint64`` multisets (``packing.pack``); a move is a record, a
+``uint64`` array of 2 (``[cards, info]``, see ``layout``); ``rules`` is ``Rules.array``.
+Every function is ``@njit`` and callable from a user's own ``@njit`` code.
+"""
+
+import numpy as np
+
+from fastdou.kernels.generate import ANY, NO_BOMBS, bomb_power, emit
+from fastdou.kernels.jit import kernel
+from fastdou.kernels.layout import (
+    BOMB, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, RANK_2, REC_CARDS, REC_INFO, REC_WIDTH,
+    ROCKET, SPACESHIP,
+)
+from fastdou.kernels.packing import count, size, unit
+
+
+@kernel
+def kind_of(info):
+    """Kind id of a move's info word."""
+    return np.int64(info & np.uint64(255))
+
+
+@kernel
+def rank_of(info):
+    """Compared-by rank of a move's info word."""
+    return np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(255))
+
+
+@kernel
+def length_of(info):
+    """Chain length of a move's info word (1 for kinds that are not chains)."""
+    return np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(255))
+
+
+@kernel
+def new_moves(capacity):
+    """An empty move array with room for ``capacity`` records."""
+    return np.empty((capacity, REC_WIDTH), np.uint64)
+
+
+@kernel
+def _trio_top(cards, quad_top, length):
+    """The top rank of a spaceship's trio chain (the cards less its quad chain)."""
+    rest = np.uint64(cards)
+    for r in range(quad_top - length + 1, quad_top + 1):
+        rest -= unit(r, 4)
+    for r in range(RANK_2, -1, -1):
+        if count(rest, r) >= 3:
+            return r
+    return -1
+
+
+@kernel
+def leading_moves(hand, rules, out):
+    """Every move ``hand`` may lead. Returns the count; writes the first ``len(out)``."""
+    return emit(np.uint64(hand), rules, ANY, 0, 0, -1, -1, -1, out)
+
+
+@kernel
+def responses(hand, last, rules, out):
+    """Every move of ``hand`` that beats the record ``last`` (pass excluded).
+
+    A ``last`` of kind PASS means the hand leads. Returns the count; writes the first
+    ``len(out)``.
+    """
+    info = last[REC_INFO]
+    kind = kind_of(info)
+    h = np.uint64(hand)
+    if kind == PASS:
+        return emit(h, rules, ANY, 0, 0, -1, -1, -1, out)
+    if kind == BOMB or kind == ROCKET:
+        power = bomb_power(last[REC_CARDS], kind, rank_of(info), rules)
+        return emit(h, rules, 0, 0, 0, 99, 99, power, out)
+    rank = rank_of(info)
+    length = length_of(info)
+    rank2 = -1
+    if kind == SPACESHIP:
+        rank2 = _trio_top(last[REC_CARDS], rank, length)
+    return emit(h, rules, kind, length, 0, rank, rank2, -1, out)
+
+
+@kernel
+def count_leading(hand, rules):
+    """Number of moves ``hand`` may lead, without building them."""
+    return leading_moves(hand, rules, np.empty((0, REC_WIDTH), np.uint64))
+
+
+@kernel
+def count_responses(hand, last, rules):
+    """Number of moves of ``hand`` that beat ``last``, without building them."""
+    return responses(hand, last, rules, np.empty((0, REC_WIDTH), np.uint64))
+
+
+@kernel
+def readings(cards, rules, out):
+    """Every reading of the multiset ``cards`` played whole, as records in ``out``."""
+    return emit(np.uint64(cards), rules, ANY, 0, size(cards), -1, -1, -1, out)
+
+
+@kernel
+def is_bomb(move):
+    """Whether a record is a bomb (rank bomb, lone-joker bomb or joker bomb)."""
+    k = kind_of(move[REC_INFO])
+    return k == BOMB or k == ROCKET
+
+
+@kernel
+def beats(a, b, rules):
+    """Whether record ``a`` beats record ``b`` (False when either is a pass)."""
+    ka = kind_of(a[REC_INFO])
+    kb = kind_of(b[REC_INFO])
+    if ka == PASS or kb == PASS:
+        return False
+    pa = bomb_power(a[REC_CARDS], ka, rank_of(a[REC_INFO]), rules)
+    pb = bomb_power(b[REC_CARDS], kb, rank_of(b[REC_INFO]), rules)
+    if pa >= 0 or pb >= 0:
+        return pa > pb
+    la = length_of(a[REC_INFO])
+    if ka != kb or la != length_of(b[REC_INFO]) or size(a[REC_CARDS]) != size(b[REC_CARDS]):
+        return False
+    ra = rank_of(a[REC_INFO])
+    rb = rank_of(b[REC_INFO])
+    if ka == SPACESHIP and ra == rb:
+        return _trio_top(a[REC_CARDS], ra, la) > _trio_top(b[REC_CARDS], rb, la)
+    return ra > rb
