@@ -69,7 +69,7 @@ def _pick_lasts(moves, offsets, seed, lasts):
 
 
 def response_positions(n, seed=0, rules="classic"):
-    """``(hands, lasts)``: packed 17-card farmer hands and the lead records they answer."""
+    """``(hands, lasts)``: packed farmer hands and the landlord lead records they answer."""
     r = fastdou.rules(rules)
     d = deals(n, seed, rules)
     landlord = K.pack_rows(d[:, 0] + d[:, -1], np.empty(n, np.uint64))

@@ -1,4 +1,4 @@
-"""fastdou: compiled move generation for the whole Dou Dizhu family.
+"""fastdou: compiled move generation and simulation for the whole Dou Dizhu family.
 
 >>> import fastdou
 >>> moves = fastdou.legal_moves("33344455BR", last="3334")
@@ -9,14 +9,17 @@
 from fastdou import cards
 from fastdou.errors import (AmbiguousMoveError, FastdouError, IllegalMoveError,
                             InvalidCardsError, RulesError)
+from fastdou.game import Game, GameResult
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
+from fastdou.simulation import PolicyError, SimulationResult, Summary, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "AmbiguousMoveError", "FastdouError", "IllegalMoveError", "InvalidCardsError", "Kind",
-    "Move", "MoveList", "PRESETS", "PROFILES", "Rules", "RulesError", "beats", "cards",
-    "classify", "generate_batch", "legal_moves", "rules",
+    "AmbiguousMoveError", "FastdouError", "Game", "GameResult", "IllegalMoveError",
+    "InvalidCardsError", "Kind", "Move", "MoveList", "PRESETS", "PROFILES", "PolicyError",
+    "Rules", "RulesError", "SimulationResult", "Summary", "beats", "cards", "classify",
+    "generate_batch", "legal_moves", "rules", "simulate",
 ]

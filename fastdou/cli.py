@@ -56,6 +56,8 @@ def _field_text(value):
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
     if args.name is None:
+        if args.profile is not None:
+            raise _UsageError("--profile needs a preset name: fastdou rules classic --profile ...")
         for name in PRESETS:
             r = rules(name)
             print(f"{name:<14} {r.players} players, {r.decks} deck(s), "
@@ -80,9 +82,107 @@ def _cmd_warmup(args) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    """``1M``, ``200k``, ``1e6``, ``5000`` -> a positive int."""
+    t = text.strip().lower().replace("_", "").replace(",", "")
+    scale = {"k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9}.get(t[-1:], 1)
+    try:
+        value = float(t[:-1] if scale > 1 else t) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of deals: {text!r}") from None
+    if value != int(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"deals must be a positive whole number: {text!r}")
+    return int(value)
+
+
+def _out_writer(path):
+    """A chunk writer for ``--out`` (.jsonl streams; .npz collects) and its finish step.
+    Both write to a temporary file renamed over ``path`` only when complete."""
+    import os
+    import tempfile
+
+    import numpy as np
+    if not path.endswith((".npz", ".jsonl")):
+        raise _UsageError(f"--out must end in .npz or .jsonl, not {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise _UsageError(f"--out folder does not exist: {folder}")
+    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=os.path.splitext(path)[1],
+                               dir=folder)
+    os.close(fd)
+    chunks = []
+    stream = open(tmp, "w") if path.endswith(".jsonl") else None
+
+    def write(arrays):
+        if stream is None:
+            chunks.append(arrays)
+            return
+        names = list(arrays)
+        columns = [arrays[k].tolist() for k in names]
+        for row in zip(*columns):
+            stream.write(json.dumps(dict(zip(names, row))) + "\n")
+
+    def finish(ok):
+        if stream is not None:
+            stream.close()
+        if ok and stream is None:
+            with open(tmp, "wb") as f:
+                np.savez(f, **{k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]})
+        if ok:
+            os.replace(tmp, path)
+        elif os.path.exists(tmp):
+            os.remove(tmp)
+
+    return write, finish
+
+
+def _cmd_simulate(args) -> int:
+    from tqdm import tqdm
+
+    from fastdou.simulation import simulate
+    r = _rules(args)
+    policies = args.policy.split(",")
+    if len(policies) == 1:
+        policies = policies[0]
+    write, finish = _out_writer(args.out) if args.out else (None, None)
+    bar = tqdm(total=args.deals, unit="deal", unit_scale=True, file=sys.stderr,
+               disable=None, leave=False)
+    ok = False
+    try:
+        result = simulate(args.deals, r, policies=policies, seed=args.seed,
+                          threads=args.threads, progress=lambda done: bar.update(done - bar.n),
+                          on_chunk=write)
+        ok = True
+    finally:
+        bar.close()
+        if finish is not None:
+            finish(ok)
+    if args.json:
+        print(json.dumps({"rules": r.name, "profile": r.profile, "seed": args.seed,
+                          "policies": args.policy,
+                          "summary": dataclasses.asdict(result.summary)}))
+    else:
+        print(f"{r.name} ({r.profile}), policies {args.policy}, seed {args.seed}")
+        print(result.summary.text())
+        if args.out:
+            print(f"per-deal results written to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="fastdou", description="Dou Dizhu move generation.")
+    p = _Parser(prog="fastdou", description="Dou Dizhu move generation and simulation.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    s = sub.add_parser("simulate", help="play many deals and summarise them")
+    s.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
+    s.add_argument("--rules", default="classic", help="preset name (default classic)")
+    s.add_argument("--profile", default=None, help="kicker profile of classic rules")
+    s.add_argument("--policy", default="random",
+                   help="random or greedy, or one per seat separated by commas")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--threads", type=int, default=None)
+    s.add_argument("--out", default=None, help="per-deal results: a .npz or .jsonl file")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.set_defaults(run=_cmd_simulate)
     m = sub.add_parser("moves", help="list the legal moves of a hand")
     m.add_argument("hand", help="cards, e.g. 33344455BR")
     m.add_argument("--last", default=None, help="the move to beat, e.g. 3334 or 333444+55")
@@ -104,7 +204,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
-    except (_UsageError, FastdouError) as e:
+    except (_UsageError, FastdouError, ValueError) as e:
         print(f"fastdou: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -12,7 +12,7 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou import kernels as K
-from fastdou.errors import AmbiguousMoveError, IllegalMoveError
+from fastdou.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardsError
 from fastdou.kernels.layout import INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
 from fastdou.kinds import Kind
 from fastdou.rules import as_rules
@@ -37,12 +37,19 @@ class Move:
     PASS: "Move"
 
     def __init__(self, packed: int, kind, rank: int = 0, length: int = 1):
+        try:
+            kind = Kind(kind)
+        except ValueError:
+            raise IllegalMoveError(f"unknown kind id {kind!r}") from None
         object.__setattr__(self, "packed", int(packed))
-        object.__setattr__(self, "kind", Kind(kind))
+        object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "rank", int(rank))
         object.__setattr__(self, "length", int(length))
 
     def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    def __delattr__(self, name):
         raise AttributeError("Move is immutable")
 
     # --------------------------------------------------------------- records
@@ -166,9 +173,7 @@ def _kind_named(name) -> Kind:
 def classify(cards, rules="classic") -> list[Move]:
     """Every reading of ``cards`` played as one move (empty if none)."""
     rules = as_rules(rules)
-    counts = cards if isinstance(cards, np.ndarray) and cards.dtype == np.uint8 \
-        and cards.shape == (15,) else _cards.parse(cards, rules)
-    packed = np.uint64(_cards.pack(counts))
+    packed = np.uint64(_cards.pack(_cards.parse(cards, rules)))
     out = np.empty((8, REC_WIDTH), dtype=np.uint64)
     n = K.readings(packed, rules.array, out)
     if n > out.shape[0]:
@@ -193,12 +198,20 @@ class MoveList:
     def __iter__(self):
         return (Move.from_record(r) for r in self.array)
 
-    def __getitem__(self, i) -> Move:
+    def __getitem__(self, i):
+        """A Move, or a MoveList for a slice."""
+        if isinstance(i, slice):
+            return MoveList(self.array[i], self.rules)
         return Move.from_record(self.array[i])
 
     def __contains__(self, move) -> bool:
+        """Whether a Move is listed; text is listed if any of its readings is."""
         if isinstance(move, str):
-            move = Move.parse(move, self.rules)
+            try:
+                return any(m in self for m in classify(move.replace("+", ""), self.rules)
+                           if m == Move.parse(move, self.rules, kind=m.kind))
+            except (IllegalMoveError, InvalidCardsError):
+                return False
         if not isinstance(move, Move):
             return False
         return bool(np.any((self.array[:, 0] == np.uint64(move.packed))

@@ -8,7 +8,7 @@ the small ``int64`` array :meth:`Rules.array` returns.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -23,6 +23,15 @@ WING_TRIO = {"never": L.WING_TRIO_NEVER, "not_adjacent": L.WING_TRIO_NOT_ADJACEN
 BOMB_ORDER = {"size_rank": L.BOMB_ORDER_SIZE_RANK, "rank": L.BOMB_ORDER_RANK}
 JOKER_BOMBS = {"none": L.JOKER_BOMBS_NONE, "all": L.JOKER_BOMBS_ALL,
                "any": L.JOKER_BOMBS_ANY, "lone": L.JOKER_BOMBS_LONE}
+BIDDING = {"score": L.BIDDING_SCORE, "score_once": L.BIDDING_SCORE_ONCE,
+           "call": L.BIDDING_CALL, "call_grab": L.BIDDING_CALL_GRAB,
+           "marked": L.BIDDING_MARKED}
+DOUBLING = {"none": L.DOUBLING_NONE, "farmers": L.DOUBLING_FARMERS,
+            "landlord": L.DOUBLING_LANDLORD, "everyone": L.DOUBLING_EVERYONE}
+SPRING = {"none": L.SPRING_NONE, "classic": L.SPRING_CLASSIC,
+          "losers_silent": L.SPRING_LOSERS_SILENT}
+SCORING = {"landlord": L.SCORING_LANDLORD, "team": L.SCORING_TEAM,
+           "points": L.SCORING_POINTS}
 
 
 def _kinds(*names: str) -> frozenset:
@@ -70,6 +79,16 @@ class Rules:
     bomb_order: str = "size_rank"
     joker_bombs: str = "all"
     max_move: int = 20
+    # Game flow (RULES.md §3-4).
+    bidding: str = "score"
+    max_redeals: int = 0
+    doubling: str = "none"
+    max_grabs: int = 0
+    handicap: bool = False
+    spring: str = "classic"
+    scoring: str = "landlord"
+    bomb_factors: tuple = (1, 1, 1, 1, 2, 2, 2, 2, 2)
+    joker_bomb_factor: int = 2
 
     # ------------------------------------------------------------------ derived views
     @property
@@ -111,6 +130,19 @@ class Rules:
         for r, c in enumerate(self.deck):
             packed |= int(c) << (4 * r)
         a[L.R_DECK] = np.int64(np.uint64(packed).view(np.int64))
+        a[L.R_PLAYERS] = self.players
+        a[L.R_HAND_SIZE] = self.hand_size
+        a[L.R_KITTY] = self.kitty
+        a[L.R_KITTY_TO_LANDLORD] = self.landlord_gets_kitty
+        a[L.R_BIDDING] = BIDDING[self.bidding]
+        a[L.R_MAX_REDEALS] = self.max_redeals
+        a[L.R_DOUBLING] = DOUBLING[self.doubling]
+        a[L.R_MAX_GRABS] = self.max_grabs
+        a[L.R_HANDICAP] = self.handicap
+        a[L.R_SPRING] = SPRING[self.spring]
+        a[L.R_SCORING] = SCORING[self.scoring]
+        a[L.R_BOMB_FACTOR:L.R_BOMB_FACTOR + 9] = self.bomb_factors
+        a[L.R_JOKER_FACTOR] = self.joker_bomb_factor
         a.flags.writeable = False
         return a
 
@@ -131,6 +163,12 @@ class Rules:
     def _validate(self) -> None:
         def bad(msg):
             raise RulesError(f"rules {self.name!r}: {msg}")
+
+        for f in dataclasses.fields(self):
+            value, default = getattr(self, f.name), getattr(Rules, f.name)
+            if type(default) in (int, bool, str, tuple, frozenset) and \
+                    type(value) is not type(default):
+                bad(f"{f.name} must be a {type(default).__name__}, not {value!r}")
 
         if self.decks not in (1, 2):
             bad(f"decks must be 1 or 2, not {self.decks!r}")
@@ -163,6 +201,25 @@ class Rules:
                 f"need more than the {self.deck_size} cards of the deck")
         if not 1 <= self.max_move <= self.deck_size:
             bad(f"max_move must be 1..{self.deck_size}, not {self.max_move!r}")
+        for f, table in (("bidding", BIDDING), ("doubling", DOUBLING), ("spring", SPRING),
+                         ("scoring", SCORING)):
+            if getattr(self, f) not in table:
+                bad(f"{f} must be one of {sorted(table)}, not {getattr(self, f)!r}")
+        if not 0 <= self.max_redeals <= 1000:
+            bad(f"max_redeals must be 0 (no limit) to 1000, not {self.max_redeals!r}")
+        if not 0 <= self.max_grabs <= 16:
+            bad(f"max_grabs must be 0..16, not {self.max_grabs!r}")
+        if len(self.bomb_factors) != 9 or not all(
+                isinstance(f, int) and 1 <= f <= 16 for f in self.bomb_factors):
+            bad("bomb_factors must be 9 whole numbers 1..16 (the factor of a bomb of 0..8 cards)")
+        if not 1 <= self.joker_bomb_factor <= 16:
+            bad(f"joker_bomb_factor must be 1..16, not {self.joker_bomb_factor!r}")
+        if self.bidding == "marked" and self.decks != 2:
+            bad("marked-card landlords need two decks (two copies of the marked card)")
+        if self.bidding in ("call_grab",) and self.players != 2:
+            bad("call_grab bidding is for two players")
+        if self.scoring == "points" and self.players != 3:
+            bad("points scoring is jinling's, for three players")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
 
@@ -177,18 +234,21 @@ _NO_FOUR_TWO = frozenset({Kind.FOUR_TWO_SOLO, Kind.FOUR_TWO_PAIR})
 
 PRESETS = {
     "classic": dict(),
-    "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2),
-    "two_landlords": dict(players=2, hand_size=20, kitty=3, max_move=23),
+    "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2,
+                       bidding="call_grab", max_grabs=3, handicap=True, spring="none"),
+    "two_landlords": dict(players=2, hand_size=20, kitty=3, max_move=23, bidding="call"),
     "four_player": dict(
         players=4, decks=2, hand_size=25, kitty=8, joker_pairs=True, bomb_min=4, bomb_max=8,
         kinds=_kinds("solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain",
                      "trio_chain", "plane_pair"),
-        max_move=33),
+        max_move=33, bidding="score_once", max_redeals=3,
+        bomb_factors=(1, 1, 1, 1, 1, 1, 2, 2, 3), joker_bomb_factor=3),
     "five_player": dict(
         players=5, decks=2, hand_size=21, kitty=3, bomb_min=4, bomb_max=8, joker_bombs="any",
         kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
                      "trio_pair", "plane_pair"),
-        max_move=24),
+        max_move=24, bidding="marked", doubling="everyone", spring="losers_silent",
+        scoring="team", bomb_factors=(1, 1, 1, 1, 1, 2, 2, 2, 2)),
     "emperor": dict(
         players=3, decks=2, hand_size=33, kitty=9, joker_pairs=True, bomb_min=5, bomb_max=8,
         pair_chain_min=4, trio_chain_min=3,
@@ -199,7 +259,9 @@ PRESETS = {
     "jinling": dict(
         players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, bomb_min=3, bomb_max=3,
         bomb_order="rank", joker_bombs="lone",
-        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), max_move=17),
+        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), max_move=17,
+        bidding="call", doubling="landlord", spring="none", scoring="points",
+        bomb_factors=(1,) * 9, joker_bomb_factor=1),
 }
 FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
 
@@ -221,7 +283,10 @@ def _normalise(base: Rules, changes: dict) -> dict:
             except (KeyError, ValueError):
                 raise RulesError(f"unknown kind {k!r}") from None
         changes["kinds"] = frozenset(kinds)
-    if "removed_ranks" in changes:
+    for f in ("removed_ranks", "bomb_factors"):
+        if isinstance(changes.get(f), (list, tuple)):
+            changes[f] = tuple(changes[f])
+    if "removed_ranks" in changes and isinstance(changes["removed_ranks"], tuple):
         changes["removed_ranks"] = tuple(sorted(changes["removed_ranks"]))
     unknown = set(changes) - FIELDS
     if unknown:
@@ -254,8 +319,10 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None, **overri
         if profile not in PROFILES:
             raise RulesError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
         fields.update(PROFILES[profile], profile=profile)
-        if profile == "openspiel":
-            fields["four_two"] = False
+        preset_kinds = PRESETS[base.name].get("kinds", Rules.kinds) \
+            if base.name in PRESETS else base.kinds
+        if _NO_FOUR_TWO & preset_kinds:       # the preset has four_two: the profile decides
+            fields["four_two"] = profile != "openspiel"
     fields.update(overrides)
     return base.replace(**fields)
 

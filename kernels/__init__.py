@@ -30,11 +30,12 @@ Functions:
 * :func:`readings` ``(cards, rules, out) -> int``: every reading of a multiset played whole;
 * :func:`beats` ``(a, b, rules) -> bool``: whether record ``a`` beats record ``b``;
 * :func:`generate_batch` ``(hands, lasts, rules) -> (moves, offsets)``: responses of many
-  hands in parallel (``prange``); :func:`count_batch` counts them.
+  hands in parallel (``prange``); :func:`count_batch` counts them;
+* :func:`emit` ``(hand, rules, query(...), out)``: the generator itself, with filters.
 """
 
-from fastdou.kernels.batch import count_batch, fill_batch, generate_batch
-from fastdou.kernels.generate import bomb_power, emit
+from fastdou.kernels.batch import count_batch, generate_batch
+from fastdou.kernels.generate import bomb_power, emit, query
 from fastdou.kernels.moves import (
     beats, count_leading, count_responses, is_bomb, kind_of, leading_moves, length_of,
     new_moves, rank_of, readings, responses,
@@ -43,7 +44,7 @@ from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpa
 
 __all__ = [
     "beats", "bomb_power", "contains", "count", "count_batch", "count_leading",
-    "count_responses", "emit", "fill_batch", "generate_batch", "is_bomb", "kind_of",
-    "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "rank_of", "readings",
-    "responses", "size", "unpack", "unpack_rows",
+    "count_responses", "emit", "generate_batch", "is_bomb", "kind_of",
+    "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query", "rank_of",
+    "readings", "responses", "size", "unpack", "unpack_rows",
 ]

@@ -9,23 +9,28 @@ from numba import prange
 
 from fastdou.kernels.jit import kernel, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
-from fastdou.kernels.moves import count_responses, responses
+from fastdou.kernels.moves import responses
 
 
 @parallel_kernel
-def count_batch(hands, lasts, rules, counts):
-    """``counts[i]`` = number of moves of ``hands[i]`` beating ``lasts[i]`` (a PASS leads)."""
+def _batch(hands, lasts, rules, offsets, moves):
+    """Pass 1 (``moves`` empty): ``offsets[i + 1]`` = the number of moves of hand i.
+    Pass 2: write hand i's moves into ``moves[offsets[i]:offsets[i + 1]]``."""
+    counting = moves.shape[0] == 0
     for i in prange(hands.shape[0]):
-        counts[i] = count_responses(hands[i], lasts[i], rules)
-    return counts
+        if counting:
+            offsets[i + 1] = responses(hands[i], lasts[i], rules, moves)
+        else:
+            responses(hands[i], lasts[i], rules, moves[offsets[i]:offsets[i + 1]])
+    return offsets
 
 
-@parallel_kernel
-def fill_batch(hands, lasts, rules, offsets, moves):
-    """Write hand i's moves into ``moves[offsets[i]:offsets[i+1]]``."""
-    for i in prange(hands.shape[0]):
-        responses(hands[i], lasts[i], rules, moves[offsets[i]:offsets[i + 1]])
-    return moves
+@kernel
+def count_batch(hands, lasts, rules):
+    """The number of moves of each hand beating ``lasts[i]`` (a PASS row leads)."""
+    offsets = np.zeros(hands.shape[0] + 1, np.int64)
+    _batch(hands, lasts, rules, offsets, np.empty((0, REC_WIDTH), np.uint64))
+    return offsets[1:]
 
 
 @kernel
@@ -36,10 +41,10 @@ def generate_batch(hands, lasts, rules):
     ``(moves, offsets)``: hand i's moves are ``moves[offsets[i]:offsets[i+1]]``.
     """
     n = hands.shape[0]
-    counts = count_batch(hands, lasts, rules, np.empty(n, np.int64))
     offsets = np.zeros(n + 1, np.int64)
+    _batch(hands, lasts, rules, offsets, np.empty((0, REC_WIDTH), np.uint64))
     for i in range(n):
-        offsets[i + 1] = offsets[i] + counts[i]
+        offsets[i + 1] += offsets[i]
     moves = np.empty((offsets[n], REC_WIDTH), np.uint64)
-    fill_batch(hands, lasts, rules, offsets, moves)
+    _batch(hands, lasts, rules, offsets, moves)
     return moves, offsets

@@ -355,15 +355,24 @@ def _fours(out, n, h, rules, kinds, want_size, fours, m1, pairs, trios):
 
 
 @kernel
-def emit(h, rules, want_kind, want_len, want_size, above, above2, above_power, out):
-    """The core generator: every move of packed hand ``h`` passing the filters.
+def query(want_kind, want_len, want_size, above, above2, above_power):
+    """The filters of :func:`emit` as one tuple of int64 (one compiled ``emit`` for all).
 
     want_kind: ANY, or the one non-bomb kind to produce (0 for none); want_len / want_size:
     chain length / card count required (0: any); above (and above2, the trio chain's top,
     for spaceships): only ranks above it for the wanted kind; above_power: only bombs of a
-    larger power (NO_BOMBS: none). Returns the number of moves; writes the first
-    ``out.shape[0]`` of them.
+    larger power (NO_BOMBS: none).
     """
+    return (np.int64(want_kind), np.int64(want_len), np.int64(want_size), np.int64(above),
+            np.int64(above2), np.int64(above_power))
+
+
+@kernel
+def emit(h, rules, q, out):
+    """The core generator: every move of packed hand ``h`` passing the filters ``q`` (see
+    :func:`query`). Returns the number of moves; writes the first ``out.shape[0]``."""
+    want_kind, want_len, want_size, above, above2, above_power = q
+    h = np.uint64(h)
     n = 0
     kinds = rules[R_KINDS]
     if want_kind != ANY:

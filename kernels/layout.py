@@ -80,7 +80,40 @@ R_BOMB_ORDER = 14      # BOMB_ORDER_* below
 R_JOKER_BOMBS = 15     # JOKER_BOMBS_* below
 R_MAX_MOVE = 16        # most cards one move may hold
 R_DECK = 17            # packed count vector of the full deck
-RULES_SIZE = 18
+# Game flow (the engine; RULES.md §3-4).
+R_PLAYERS = 18
+R_HAND_SIZE = 19
+R_KITTY = 20
+R_KITTY_TO_LANDLORD = 21
+R_BIDDING = 22         # BIDDING_* below
+R_MAX_REDEALS = 23     # deals in a row with no landlord before the hand is void
+R_DOUBLING = 24        # DOUBLING_* below
+R_MAX_GRABS = 25
+R_HANDICAP = 26        # two_player: each grab lets the farmer win with one more card left
+R_SPRING = 27          # SPRING_* below
+R_SCORING = 28         # SCORING_* below
+R_BOMB_FACTOR = 29     # R_BOMB_FACTOR + s: multiplier of a rank bomb of s cards (s = 0..8)
+R_JOKER_FACTOR = 38    # multiplier of a joker bomb (rocket, king bomb, five_player's)
+RULES_SIZE = 39
+
+BIDDING_SCORE = 0        # bid 1..3 round the table until players-1 pass after the last bid
+BIDDING_SCORE_ONCE = 1   # one round of bids 1..3; 3 ends at once (four_player)
+BIDDING_CALL = 2         # each in turn calls or not; the first call ends it
+BIDDING_CALL_GRAB = 3    # call, then alternate grabs (two_player)
+BIDDING_MARKED = 4       # the marked card names bright and dark landlords (five_player)
+
+DOUBLING_NONE = 0
+DOUBLING_FARMERS = 1     # each farmer may double; then the landlord may redouble
+DOUBLING_LANDLORD = 2    # the landlord may double
+DOUBLING_EVERYONE = 3    # every player may double once
+
+SPRING_NONE = 0
+SPRING_CLASSIC = 1       # spring and anti-spring, x2 each
+SPRING_LOSERS_SILENT = 2  # x2 when the losing side played no card
+
+SCORING_LANDLORD = 0     # landlord +-(players-1) x base x mult, each farmer -+ base x mult
+SCORING_TEAM = 1         # each winner +base x mult; the losers share paying it
+SCORING_POINTS = 2       # jinling: card points left in hand
 
 WING_TRIO_NEVER = 0
 WING_TRIO_NOT_ADJACENT = 1

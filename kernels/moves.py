@@ -7,7 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.generate import ANY, NO_BOMBS, bomb_power, emit
+from fastdou.kernels.generate import ANY, bomb_power, emit, query
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
     BOMB, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, RANK_2, REC_CARDS, REC_INFO, REC_WIDTH,
@@ -55,7 +55,7 @@ def _trio_top(cards, quad_top, length):
 @kernel
 def leading_moves(hand, rules, out):
     """Every move ``hand`` may lead. Returns the count; writes the first ``len(out)``."""
-    return emit(np.uint64(hand), rules, ANY, 0, 0, -1, -1, -1, out)
+    return emit(hand, rules, query(ANY, 0, 0, -1, -1, -1), out)
 
 
 @kernel
@@ -67,18 +67,16 @@ def responses(hand, last, rules, out):
     """
     info = last[REC_INFO]
     kind = kind_of(info)
-    h = np.uint64(hand)
     if kind == PASS:
-        return emit(h, rules, ANY, 0, 0, -1, -1, -1, out)
-    if kind == BOMB or kind == ROCKET:
-        power = bomb_power(last[REC_CARDS], kind, rank_of(info), rules)
-        return emit(h, rules, 0, 0, 0, 99, 99, power, out)
-    rank = rank_of(info)
-    length = length_of(info)
-    rank2 = -1
-    if kind == SPACESHIP:
-        rank2 = _trio_top(last[REC_CARDS], rank, length)
-    return emit(h, rules, kind, length, 0, rank, rank2, -1, out)
+        q = query(ANY, 0, 0, -1, -1, -1)
+    elif kind == BOMB or kind == ROCKET:
+        q = query(0, 0, 0, 99, 99, bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
+    else:
+        rank = rank_of(info)
+        length = length_of(info)
+        rank2 = _trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
+        q = query(kind, length, 0, rank, rank2, -1)
+    return emit(hand, rules, q, out)
 
 
 @kernel
@@ -96,7 +94,7 @@ def count_responses(hand, last, rules):
 @kernel
 def readings(cards, rules, out):
     """Every reading of the multiset ``cards`` played whole, as records in ``out``."""
-    return emit(np.uint64(cards), rules, ANY, 0, size(cards), -1, -1, -1, out)
+    return emit(cards, rules, query(ANY, 0, size(cards), -1, -1, -1), out)
 
 
 @kernel

@@ -5,7 +5,6 @@ Rank indices: 3=0 4=1 5=2 6=3 7=4 8=5 9=6 T=7 J=8 Q=9 K=10 A=11 2=12 B=13 R=14.
 Set FASTDOU_SLOW=1 to also check the classic move universe of all three profiles.
 """
 
-import itertools
 import os
 import sys
 

@@ -1,0 +1,309 @@
+"""``Game``: one hand of any preset, stepped from Python (bots, RL environments, solvers).
+
+The state lives in one ``int64`` array driven by the compiled engine
+(:mod:`fastdou.kernels.engine`), so a ``Game`` plays exactly like :func:`fastdou.simulate`.
+``play`` checks an action, ``push`` / ``pop`` apply and undo without checking, ``clone``
+copies; ``dumps`` / ``loads`` write and replay a JSON game record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou.errors import IllegalMoveError, InvalidCardsError, RulesError
+from fastdou.kernels import engine as E
+from fastdou.kernels import state as S
+from fastdou.kernels.layout import REC_WIDTH
+from fastdou.moves import Move
+from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
+
+PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
+          S.PH_DONE: "done"}
+SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """The outcome of a finished hand."""
+
+    winner: str                 # "landlord", "farmers" (the landlord's opponents) or "void"
+    scores: tuple               # every seat's score change
+    multiplier: int
+    causes: dict                # bombs, rockets, spring, anti_spring, doubles, grabs, reveals
+    bid: int                    # the base score (the winning bid; 1 for calling games)
+    landlord: int               # -1 for a void hand
+    partner: int                # five_player's dark landlord, else -1
+    plays: int                  # non-pass plays
+    redeals: int
+    history: tuple              # (seat, phase, action) for every action
+
+
+def _json_rules(r: Rules) -> dict:
+    """The fields of ``r`` that differ from its preset (plus name and profile)."""
+    base = make_rules(r.name, profile=r.profile)
+    out = {"name": r.name, "profile": r.profile}
+    for f in dataclasses.fields(r):
+        v, b = getattr(r, f.name), getattr(base, f.name)
+        if v != b:
+            out[f.name] = sorted(k.name.lower() for k in v) if isinstance(v, frozenset) \
+                else list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def _rules_from_json(d: dict) -> Rules:
+    d = dict(d)
+    name = d.pop("name")
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r} in game record")
+    return make_rules(name, profile=d.pop("profile", None), **d)
+
+
+class Game:
+    """One hand of play. Build it with :meth:`new` or :meth:`from_hands`."""
+
+    def __init__(self, rules, state: np.ndarray, start: dict):
+        self.rules = rules
+        self._state = state
+        self._start = start          # how the hand began, for the game record
+        self._stack: list = []       # (state before, action) for pop and the record
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def new(cls, rules="classic", *, seed: int = 0, deal: int = 0) -> "Game":
+        """Deal ``deal`` of ``seed``: the same cards, first bidder and redeals as
+        :func:`fastdou.simulate` plays for that deal."""
+        rules = as_rules(rules)
+        for name, v in (("seed", seed), ("deal", deal)):
+            if not isinstance(v, (int, np.integer)) or not 0 <= v < 2 ** 63:
+                raise ValueError(f"{name} must be a whole number 0 <= {name} < 2**63, "
+                                 f"not {v!r}")
+        state = E.new_state()
+        E.start(state, rules.array, int(seed), int(deal))
+        return cls(rules, state, {"seed": int(seed), "deal": int(deal)})
+
+    @classmethod
+    def from_hands(cls, hands, rules="classic", *, kitty=None, first: int = 0,
+                   landlords=None, seed: int = 0) -> "Game":
+        """A hand dealt by the caller: one hand per seat (any card notation) and the kitty.
+
+        Bidding opens with seat ``first``. Marked-card rules (five_player) take
+        ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord). Redeals,
+        if nobody takes the landlord, deal from ``seed``.
+        """
+        rules = as_rules(rules)
+        if len(hands) != rules.players:
+            raise InvalidCardsError(f"{len(hands)} hands for {rules.players} players")
+        counts = [_cards.parse(h, rules) for h in hands]
+        for seat, c in enumerate(counts):
+            if c.sum() != rules.hand_size:
+                raise InvalidCardsError(f"seat {seat} holds {int(c.sum())} cards; "
+                                        f"{rules.name} deals {rules.hand_size}")
+        kit = _cards.parse(kitty if kitty is not None else np.zeros(15, np.uint8), rules)
+        if kit.sum() != rules.kitty:
+            raise InvalidCardsError(f"the kitty holds {int(kit.sum())} cards; {rules.name} "
+                                    f"has {rules.kitty}")
+        total = sum(c.astype(np.int64) for c in counts) + kit
+        over = np.flatnonzero(total > rules.deck)
+        if over.size:
+            r = int(over[0])
+            raise InvalidCardsError(f"the hands and kitty hold {int(total[r])} of "
+                                    f"{_cards.TOKENS[r]!r}; the deck has {int(rules.deck[r])}")
+        if not 0 <= first < rules.players:
+            raise ValueError(f"first must be a seat 0..{rules.players - 1}, not {first!r}")
+        bright = dark = 0
+        if rules.bidding == "marked":
+            if landlords is None or len(landlords) != 2 or not all(
+                    0 <= s < rules.players for s in landlords):
+                raise ValueError("marked-card rules need landlords=(bright, dark) seats")
+            bright, dark = (int(s) for s in landlords)
+        elif landlords is not None:
+            raise ValueError(f"landlords= is for marked-card rules; {rules.name} bids")
+        state = E.new_state()
+        state[S.G_SEED] = seed
+        packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
+        E.start_from_hands(state, rules.array, packed, np.uint64(_cards.pack(kit)), first,
+                           bright, dark)
+        start = {"seed": int(seed), "hands": [_cards.to_text(c) for c in counts],
+                 "kitty": _cards.to_text(kit), "first": first}
+        if rules.bidding == "marked":
+            start["landlords"] = [bright, dark]
+        return cls(rules, state, start)
+
+    # ----------------------------------------------------------------- views
+    @property
+    def state(self) -> np.ndarray:
+        """A copy of the engine state (see ``fastdou.kernels.state``)."""
+        return self._state.copy()
+
+    @property
+    def current_player(self) -> int:
+        return int(self._state[S.G_PLAYER])
+
+    @property
+    def phase(self) -> str:
+        """``"bid"``, ``"reveal"``, ``"double"``, ``"play"`` or ``"done"``."""
+        return PHASES[int(self._state[S.G_PHASE])]
+
+    @property
+    def landlord(self) -> int:
+        return int(self._state[S.G_LANDLORD])
+
+    @property
+    def multiplier(self) -> int:
+        return int(self._state[S.G_MULT])
+
+    def hand(self, seat: int) -> np.ndarray:
+        """The 15 counts seat ``seat`` holds."""
+        return _cards.unpack(int(self._state[S.G_HANDS + seat]))
+
+    @property
+    def last_move(self) -> Move:
+        """The move to beat (``Move.PASS`` when the player to act leads)."""
+        return Move.from_record(self._state[[S.G_LAST_CARDS, S.G_LAST_INFO]].astype(np.uint64))
+
+    def is_terminal(self) -> bool:
+        return self._state[S.G_PHASE] == S.PH_DONE
+
+    # ----------------------------------------------------------------- actions
+    def _records(self) -> np.ndarray:
+        out = np.empty((256, REC_WIDTH), dtype=np.uint64)
+        n = E.legal_actions(self._state, self.rules.array, out)
+        if n > len(out):
+            out = np.empty((n, REC_WIDTH), dtype=np.uint64)
+            E.legal_actions(self._state, self.rules.array, out)
+        return out[:n]
+
+    def legal_actions(self) -> list:
+        """Bids / calls / reveals / doubles as ints (0: pass or no), or in the play phase
+        every legal :class:`Move`, ``Move.PASS`` first when passing is legal."""
+        records = self._records()
+        if self.phase == "play":
+            return [Move.from_record(r) for r in records]
+        return [int(r[0]) for r in records]
+
+    def _record_of(self, action) -> np.ndarray:
+        if self.phase == "play":
+            if isinstance(action, str):
+                action = Move.parse(action, self.rules)
+            if not isinstance(action, Move):
+                raise IllegalMoveError(f"the play phase takes a Move or its text, "
+                                       f"not {action!r}")
+            return action.record
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalMoveError(f"the {self.phase} phase takes an int, not {action!r}")
+        return np.array([int(action), 0], dtype=np.uint64) if action >= 0 else None
+
+    def play(self, action) -> None:
+        """Apply ``action`` after checking it is legal now (IllegalMoveError says why)."""
+        if self.is_terminal():
+            raise IllegalMoveError("the hand is over")
+        record = self._record_of(action)
+        records = self._records()
+        if record is None or not ((records == record).all(axis=1)).any():
+            raise IllegalMoveError(self._why_illegal(action, record))
+        self.push(action, _record=record)
+
+    def _why_illegal(self, action, record) -> str:
+        seat = self.current_player
+        if self.phase != "play":
+            allowed = ", ".join(str(a) for a in self.legal_actions())
+            return f"{action!r} is not allowed in the {self.phase} phase now ({allowed})"
+        move = Move.from_record(record)
+        if move.is_pass():
+            return f"seat {seat} leads and may not pass"
+        held = self.hand(seat)
+        if (move.cards > held).any():
+            return f"seat {seat} does not hold {move.text()}"
+        last = self.last_move
+        if last.is_pass():
+            return f"{move.text()} is not a legal lead"
+        return f"{move.text()} does not beat {last.text()}"
+
+    def push(self, action, *, _record=None) -> None:
+        """Apply ``action`` without checking it (fast; an illegal action corrupts the hand)."""
+        record = _record if _record is not None else self._record_of(action)
+        self._stack.append((self._state.copy(), action))
+        E.apply(self._state, self.rules.array, record)
+
+    def pop(self):
+        """Undo the last action exactly and return it."""
+        if not self._stack:
+            raise IndexError("no action to undo")
+        self._state, action = self._stack.pop()
+        return action
+
+    def clone(self) -> "Game":
+        g = Game(self.rules, self._state.copy(), dict(self._start))
+        g._stack = list(self._stack)
+        return g
+
+    # ----------------------------------------------------------------- result and record
+    def result(self) -> GameResult:
+        if not self.is_terminal():
+            raise ValueError("the hand is not over")
+        st = self._state
+        n = self.rules.players
+        spring = int(st[S.G_SPRING])
+        history = []
+        for before, action in self._stack:
+            seat = int(before[S.G_PLAYER])
+            history.append((seat, PHASES[int(before[S.G_PHASE])],
+                            action.text() if isinstance(action, Move) else action))
+        return GameResult(
+            winner=SIDES[int(st[S.G_WINNER])],
+            scores=tuple(float(st[S.G_SCORES + s]) / S.SCORE_UNIT for s in range(n)),
+            multiplier=int(st[S.G_MULT]),
+            causes={"bombs": int(st[S.G_BOMBS]), "rockets": int(st[S.G_ROCKETS]),
+                    "spring": spring == 1, "anti_spring": spring == 2,
+                    "doubles": int(st[S.G_DOUBLES]), "grabs": int(st[S.G_GRABS]),
+                    "reveals": int(st[S.G_REVEALS])},
+            bid=int(st[S.G_BID]), landlord=int(st[S.G_LANDLORD]),
+            partner=int(st[S.G_PARTNER]), plays=int(st[S.G_PLAYS]),
+            redeals=int(st[S.G_REDEALS]), history=tuple(history))
+
+    def record(self) -> dict:
+        """The game record: rules, how the hand began, and every action."""
+        actions = []
+        for before, action in self._stack:
+            if isinstance(action, Move):
+                actions.append("pass" if action.is_pass() else
+                               [action.text(), action.kind.name.lower()])
+            elif isinstance(action, str):
+                actions.append(action)
+            else:
+                actions.append(int(action))
+        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions}
+
+    def dumps(self) -> str:
+        """The game record as JSON."""
+        return json.dumps(self.record())
+
+    @classmethod
+    def loads(cls, text: str) -> "Game":
+        """Replay a JSON game record (every action checked) to the state it reached."""
+        try:
+            rec = json.loads(text)
+            rules = _rules_from_json(rec["rules"])
+            start = rec["start"]
+            actions = rec["actions"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"not a fastdou game record: {e}") from None
+        if "hands" in start:
+            game = cls.from_hands(start["hands"], rules, kitty=start["kitty"],
+                                  first=start["first"], seed=start["seed"],
+                                  landlords=start.get("landlords"))
+        else:
+            game = cls.new(rules, seed=start["seed"], deal=start["deal"])
+        for a in actions:
+            if isinstance(a, list):
+                a = Move.parse(a[0], rules, kind=a[1])
+            game.play(a)
+        return game
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rules.name} {self.phase}, seat {self.current_player} to act, "
+                f"{int(self._state[S.G_ACTIONS])} actions>")

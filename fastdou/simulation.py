@@ -1,0 +1,251 @@
+"""Bulk simulation: :func:`simulate` plays many deals in compiled code, in parallel, each
+deal a pure function of ``(seed, deal index)``, and summarises them."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numba
+import numpy as np
+
+from fastdou.errors import FastdouError
+from fastdou.kernels import play as P
+from fastdou.kernels import state as S
+from fastdou.kernels.policies import GREEDY, RANDOM, USER
+from fastdou.rules import as_rules
+
+CHUNK = 1 << 16
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+
+
+class PolicyError(FastdouError):
+    """An unknown policy name, or a policy function that does not fit the signature."""
+
+
+def _check_user_policy(fn, rules):
+    """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
+    if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        raise PolicyError(f"a policy function must be compiled with @numba.njit, not "
+                          f"{type(fn).__name__}")
+    state = np.zeros(S.STATE_SIZE, np.int64)
+    actions = np.zeros((2, 2), np.uint64)
+    try:
+        out = fn(state, actions, 2, np.uint64(1))
+    except Exception as e:   # typing errors, or a policy that fails on a plain input
+        raise PolicyError(f"policy {fn.__name__} does not take (state, actions, n, rng): "
+                          f"{str(e).splitlines()[0]}") from None
+    if not (isinstance(out, tuple) and len(out) == 2
+            and all(isinstance(v, (int, np.integer)) for v in out)):
+        raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {out!r}")
+
+
+def _policy_codes(policies, rules):
+    """Per-seat policy codes and the user function (or the stand-in)."""
+    seats = [policies] * rules.players if isinstance(policies, str) or callable(policies) \
+        else list(policies)
+    if len(seats) != rules.players:
+        raise PolicyError(f"{len(seats)} policies for {rules.players} seats")
+    user = None
+    codes = np.empty(rules.players, np.int64)
+    for s, p in enumerate(seats):
+        if isinstance(p, str):
+            if p not in POLICIES:
+                raise PolicyError(f"unknown policy {p!r}; policies: {', '.join(POLICIES)} "
+                                  f"or an @njit function")
+            codes[s] = POLICIES[p]
+        elif callable(p):
+            if user is not None and p is not user:
+                raise PolicyError("one user policy function at most (it may look at the "
+                                  "seat to act and behave differently per seat)")
+            _check_user_policy(p, rules)
+            user = p
+            codes[s] = USER
+        else:
+            raise PolicyError(f"a policy is a name or an @njit function, not {p!r}")
+    return codes, (user if user is not None else P.no_policy)
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054):
+    """The Wilson score interval of k successes in n trials (95% by default)."""
+    if n == 0:
+        return (float("nan"), float("nan"))
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+@dataclasses.dataclass
+class Summary:
+    """What a simulation adds up to; every figure is per deal unless it says otherwise."""
+
+    deals: int
+    void: int
+    landlord_wins: int
+    landlord_win_rate: float
+    landlord_win_ci95: tuple
+    landlord_side_score: float     # mean score of the landlord side's seats, per deal
+    farmer_side_score: float       # mean score of the other side's seats, per deal
+    seat_scores: tuple             # mean score of each seat
+    multiplier: float              # mean multiplier of decided hands
+    bombs: float
+    rockets: float
+    spring_rate: float
+    anti_spring_rate: float
+    plays: float
+    bids: dict                     # winning bid (the base) -> number of decided hands
+    redeal_rate: float             # redeals per deal
+    void_rate: float
+
+    def text(self) -> str:
+        lo, hi = self.landlord_win_ci95
+        bids = ", ".join(f"{k}: {v}" for k, v in sorted(self.bids.items()))
+        return "\n".join([
+            f"deals              {self.deals:,} ({self.void:,} void)",
+            f"landlord wins      {self.landlord_win_rate:.4f}  (95% CI {lo:.4f} .. {hi:.4f})",
+            f"mean score         landlord side {self.landlord_side_score:+.4f}, "
+            f"other side {self.farmer_side_score:+.4f} per seat",
+            f"seat scores        " + "  ".join(f"{s:+.4f}" for s in self.seat_scores),
+            f"multiplier         {self.multiplier:.4f}",
+            f"bombs / rockets    {self.bombs:.4f} / {self.rockets:.4f} per deal",
+            f"spring / anti      {self.spring_rate:.4f} / {self.anti_spring_rate:.4f}",
+            f"plays              {self.plays:.2f} per deal",
+            f"bids               {bids}",
+            f"redeals / void     {self.redeal_rate:.4f} / {self.void_rate:.5f} per deal",
+        ])
+
+
+class _Totals:
+    """Integer sums over chunks: exact, so the summary never depends on chunking."""
+
+    def __init__(self, players):
+        self.n = self.void = self.wins = self.mult = self.bombs = self.rockets = 0
+        self.spring = self.anti = self.plays = self.redeals = 0
+        self.side = [0, 0]          # score units summed over the landlord side / the rest
+        self.side_seats = [0, 0]    # seats summed over, per side
+        self.seats = [0] * players
+        self.bids = {}
+
+    def add(self, res, scores):
+        f = {name: res[:, j] for j, name in enumerate(P.RESULT_NAMES)}
+        decided = f["winner"] != S.SIDE_VOID
+        self.n += len(res)
+        self.void += int((~decided).sum())
+        self.wins += int((f["winner"] == S.SIDE_LANDLORD).sum())
+        self.mult += int(f["multiplier"][decided].sum())
+        self.bombs += int(f["bombs"].sum())
+        self.rockets += int(f["rockets"].sum())
+        self.spring += int((f["spring"] == 1).sum())
+        self.anti += int((f["spring"] == 2).sum())
+        self.plays += int(f["plays"].sum())
+        self.redeals += int(f["redeals"].sum())
+        players = scores.shape[1]
+        in_team = (f["team"][:, None] >> np.arange(players)) & 1 == 1
+        self.side[0] += int(scores[in_team].sum())
+        self.side[1] += int(scores[~in_team & decided[:, None]].sum())
+        self.side_seats[0] += int(in_team[decided].sum())
+        self.side_seats[1] += int((~in_team)[decided].sum())
+        for s in range(players):
+            self.seats[s] += int(scores[:, s].sum())
+        for b, c in zip(*np.unique(f["bid"][decided], return_counts=True)):
+            self.bids[int(b)] = self.bids.get(int(b), 0) + int(c)
+
+    def summary(self) -> Summary:
+        decided = self.n - self.void
+        per = lambda x, n=self.n: x / n if n else float("nan")   # noqa: E731
+        unit = S.SCORE_UNIT
+        return Summary(
+            deals=self.n, void=self.void, landlord_wins=self.wins,
+            landlord_win_rate=per(self.wins, decided), landlord_win_ci95=wilson(self.wins,
+                                                                               decided),
+            landlord_side_score=per(self.side[0] / unit, self.side_seats[0]),
+            farmer_side_score=per(self.side[1] / unit, self.side_seats[1]),
+            seat_scores=tuple(per(s / unit) for s in self.seats),
+            multiplier=per(self.mult, decided), bombs=per(self.bombs),
+            rockets=per(self.rockets), spring_rate=per(self.spring),
+            anti_spring_rate=per(self.anti), plays=per(self.plays), bids=dict(self.bids),
+            redeal_rate=per(self.redeals), void_rate=per(self.void))
+
+
+@dataclasses.dataclass
+class SimulationResult:
+    """``summary``; with ``per_deal=True`` also ``per_deal``: one numpy array per result
+    field (``fastdou.kernels.play.RESULT_NAMES``) plus ``scores`` (deals x seats)."""
+
+    rules: object
+    seed: int
+    summary: Summary
+    per_deal: dict | None = None
+
+    def __str__(self) -> str:
+        return self.summary.text()
+
+
+def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
+             threads: int | None = None, per_deal: bool = False, *, first: int = 0,
+             progress=None, on_chunk=None) -> SimulationResult:
+    """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
+
+    ``policies``: ``"random"``, ``"greedy"``, an ``@njit`` function
+    ``(state, actions, n, rng) -> (index, rng)``, or one of those per seat. Results depend
+    only on (rules, policies, seed, deal indices): not on ``threads`` or chunking. With
+    ``per_deal=False`` memory stays constant in ``deals``. ``progress(done)`` is called with
+    the number of deals done after each chunk, ``on_chunk(arrays)`` with that chunk's
+    per-deal arrays (as ``per_deal`` gives them, plus ``deal``: the deal indices).
+    """
+    rules = as_rules(rules)
+    if isinstance(deals, (bool, np.bool_)) or not isinstance(deals, (int, np.integer)) \
+            or deals <= 0:
+        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
+    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be a whole number 0 <= seed < 2**63, not {seed!r}")
+    if not isinstance(first, (int, np.integer)) or first < 0:
+        raise ValueError(f"first must be a whole number >= 0, not {first!r}")
+    codes, user = _policy_codes(policies, rules)
+    previous = numba.get_num_threads()
+    if threads is not None:
+        if not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
+                             f"not {threads!r}")
+        numba.set_num_threads(threads)
+    try:
+        totals = _Totals(rules.players)
+        kept = []
+        done = 0
+        while done < deals:
+            n = min(CHUNK, deals - done)
+            res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
+            scores = np.empty((n, rules.players), np.int64)
+            errors = np.empty(n, np.int64)
+            P.simulate_range(rules.array, int(seed), int(first) + done, codes, user, res,
+                             scores, errors)
+            if errors.any():
+                k = int(np.flatnonzero(errors)[0])
+                raise PolicyError(f"deal {first + done + k}: a policy returned an index "
+                                  f"outside the legal actions")
+            totals.add(res, scores)
+            if per_deal:
+                kept.append((res, scores))
+            if on_chunk is not None:
+                arrays = _arrays(res, scores)
+                arrays["deal"] = np.arange(first + done, first + done + n)
+                on_chunk(arrays)
+            done += n
+            if progress is not None:
+                progress(done)
+    finally:
+        numba.set_num_threads(previous)
+    arrays = None
+    if per_deal:
+        arrays = _arrays(np.concatenate([k[0] for k in kept]),
+                         np.concatenate([k[1] for k in kept]))
+    return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
+                            per_deal=arrays)
+
+
+def _arrays(res, scores) -> dict:
+    """Per-deal arrays by result name, scores in points."""
+    arrays = {name: res[:, j] for j, name in enumerate(P.RESULT_NAMES)}
+    arrays["scores"] = scores / S.SCORE_UNIT
+    return arrays

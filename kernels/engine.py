@@ -1,0 +1,523 @@
+"""The game engine: dealing, landlord selection, doubling, play and scoring of every preset
+(RULES.md §3-4), as kernels over the state array of :mod:`fastdou.kernels.state`.
+
+An *action* is a record ``uint64[2]``: in the play phase a move record (``[0, 0]`` is the
+pass); in the other phases ``[value, 0]`` with value 0 for pass / decline / no, 1..3 for a
+bid, 1 for call, grab, reveal or double. :func:`legal_actions` lists them in a fixed order
+(the pass first), :func:`apply` plays one without checking it.
+
+Randomness: deal ``index`` of ``seed`` draws its shuffle and the first bidder from the
+stream ``deal_stream(seed, index, redeal)``; nothing else in the engine is random.
+"""
+
+import numpy as np
+
+from fastdou.kernels.deal import mix64, next_below, stream
+from fastdou.kernels.jit import kernel
+from fastdou.kernels.layout import (
+    BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE,
+    BOMB, DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, N_RANKS,
+    R_BIDDING, R_BOMB_FACTOR, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP,
+    R_JOKER_FACTOR, R_KITTY, R_KITTY_TO_LANDLORD, R_MAX_GRABS, R_MAX_REDEALS, R_PLAYERS,
+    R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
+    SPRING_CLASSIC, SPRING_LOSERS_SILENT,
+)
+from fastdou.kernels.moves import kind_of, responses
+from fastdou.kernels.packing import count, size, unit
+from fastdou.kernels.state import (
+    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_CALLED, G_DEAL, G_DOUBLES, G_FIRST, G_GRABS,
+    G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
+    G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS,
+    G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS,
+    G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY,
+    PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE, SIDE_VOID, STATE_SIZE,
+)
+
+_REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
+# jinling's card points by rank: 3..9 face value, 10/J/Q/K 10, A 5, 2 10, jokers 15 and 20.
+_POINTS = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)
+
+
+@kernel
+def deal_stream(seed, index, redeal):
+    """The random stream of deal ``index`` of ``seed``, ``redeal`` times redealt."""
+    return stream(np.uint64(seed) ^ mix64(np.uint64(redeal) * _REDEAL_KEY), index)
+
+
+@kernel
+def new_state():
+    """A zeroed game state."""
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+@kernel
+def _shuffle(rules, state_rng, cards):
+    """Fill ``cards`` with the physical deck (rank * 4 + suit; jokers suit 0) shuffled by
+    Fisher-Yates; returns (number of cards, the stream's state)."""
+    deck = np.uint64(rules[R_DECK])
+    n = 0
+    for r in range(N_RANKS):
+        copies = count(deck, r)
+        for c in range(copies):
+            cards[n] = 4 * r + (c % 4 if r < SMALL_JOKER else 0)
+            n += 1
+    rng = state_rng
+    for i in range(n - 1, 0, -1):
+        j, rng = next_below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return n, rng
+
+
+@kernel
+def _begin_bidding(state, rules, first):
+    """Open the landlord selection with ``first`` to act."""
+    state[G_PHASE] = PH_BID
+    state[G_PLAYER] = first
+    state[G_FIRST] = first
+    state[G_LANDLORD] = -1
+    state[G_PARTNER] = -1
+    state[G_BID] = 0
+    state[G_BIDDER] = -1
+    state[G_TURNS] = 0
+    state[G_PASSES] = 0
+    state[G_CALLED] = 0
+
+
+@kernel
+def deal(state, rules):
+    """Deal for ``state``'s seed, deal index and redeal count, and open the bidding (or, for
+    five_player, draw the marked card and name the landlords)."""
+    players = rules[R_PLAYERS]
+    hand_size = rules[R_HAND_SIZE]
+    kitty = rules[R_KITTY]
+    cards = np.empty(128, np.int64)
+    n, rng = _shuffle(rules, deal_stream(state[G_SEED], state[G_DEAL], state[G_REDEALS]),
+                      cards)
+    for p in range(players):
+        h = np.uint64(0)
+        for i in range(p * hand_size, (p + 1) * hand_size):
+            h += unit(cards[i] // 4, 1)
+        state[G_HANDS + p] = np.int64(h)
+        state[G_SCORES + p] = 0
+    k = np.uint64(0)
+    state[G_TRUMP] = -1
+    for i in range(players * hand_size, players * hand_size + kitty):
+        k += unit(cards[i] // 4, 1)
+        if state[G_TRUMP] < 0 and cards[i] // 4 < SMALL_JOKER:
+            state[G_TRUMP] = cards[i] % 4      # jinling: the first kitty card shown
+    state[G_KITTY] = np.int64(k)
+    first, rng = next_below(rng, players)
+    _begin_bidding(state, rules, first)
+    state[G_MARKED] = -1
+    if rules[R_BIDDING] == BIDDING_MARKED:
+        _mark(state, rules, cards, rng)
+
+
+@kernel
+def _mark(state, rules, cards, rng):
+    """five_player: draw a dealt non-joker card; its holder is the bright landlord (and takes
+    the kitty), the holder of its twin the dark one, or nobody when the same player holds
+    both (a lone landlord)."""
+    players = rules[R_PLAYERS]
+    hand_size = rules[R_HAND_SIZE]
+    while True:
+        pos, rng = next_below(rng, players * hand_size)
+        if cards[pos] // 4 < SMALL_JOKER:
+            break
+    marked = cards[pos]
+    bright = pos // hand_size
+    dark = bright
+    for i in range(players * hand_size):
+        if i != pos and cards[i] == marked:
+            dark = i // hand_size
+    state[G_MARKED] = marked
+    _become_landlord(state, rules, bright)
+    if dark != bright:
+        state[G_PARTNER] = dark
+        state[G_TEAM] |= 1 << dark
+    state[G_PHASE] = PH_REVEAL
+    state[G_PLAYER] = bright
+    state[G_TURNS] = 0
+
+
+@kernel
+def start(state, rules, seed, index):
+    """Set ``state`` to the start of deal ``index`` of ``seed``."""
+    state[:] = 0
+    state[G_SEED] = seed
+    state[G_DEAL] = index
+    state[G_MULT] = 1
+    state[G_WINNER] = SIDE_NONE
+    state[G_LAST_PLAYER] = -1
+    state[G_OUT] = -1
+    deal(state, rules)
+
+
+@kernel
+def _become_landlord(state, rules, p):
+    state[G_LANDLORD] = p
+    state[G_TEAM] = 1 << p
+    state[G_BID] = max(state[G_BID], 1)
+    if rules[R_KITTY_TO_LANDLORD]:
+        state[G_HANDS + p] += state[G_KITTY]
+
+
+@kernel
+def _begin_doubling(state, rules):
+    """After the landlord is known: the doubling phase if the rules have one, else play."""
+    mode = rules[R_DOUBLING]
+    state[G_TURNS] = 0
+    state[G_CALLED] = 0
+    if mode == DOUBLING_NONE:
+        _begin_play(state, rules)
+        return
+    state[G_PHASE] = PH_DOUBLE
+    if mode == DOUBLING_FARMERS:
+        state[G_PLAYER] = (state[G_LANDLORD] + 1) % rules[R_PLAYERS]
+    else:
+        state[G_PLAYER] = state[G_LANDLORD]
+
+
+@kernel
+def _begin_play(state, rules):
+    state[G_PHASE] = PH_PLAY
+    state[G_PLAYER] = state[G_LANDLORD]
+    state[G_LAST_CARDS] = 0
+    state[G_LAST_INFO] = 0
+    state[G_LAST_PLAYER] = -1
+    state[G_PASSES] = 0
+    state[G_TURNS] = 0
+
+
+@kernel
+def _landlord_chosen(state, rules, p):
+    _become_landlord(state, rules, p)
+    _begin_doubling(state, rules)
+
+
+@kernel
+def _redeal(state, rules):
+    """Nobody took the landlord: deal again, or end the hand void."""
+    state[G_REDEALS] += 1
+    limit = rules[R_MAX_REDEALS]
+    if (limit > 0 and state[G_REDEALS] >= limit) or state[G_REDEALS] >= MAX_REDEALS_CAP:
+        state[G_PHASE] = PH_DONE
+        state[G_WINNER] = SIDE_VOID
+        return
+    deal(state, rules)
+
+
+@kernel
+def is_leading(state):
+    """Whether the player to act in the play phase leads a new trick."""
+    return state[G_LAST_INFO] == 0
+
+
+@kernel
+def _bid_values(state, rules, out):
+    """The bidding phase's actions: 0 (pass / decline) first, then the allowed values."""
+    mode = rules[R_BIDDING]
+    n = 0
+    out[n, 0] = 0
+    out[n, 1] = 0
+    n += 1
+    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
+        for b in range(state[G_BID] + 1, 4):
+            out[n, 0] = b
+            out[n, 1] = 0
+            n += 1
+    else:
+        out[n, 0] = 1
+        out[n, 1] = 0
+        n += 1
+    return n
+
+
+@kernel
+def legal_actions(state, rules, out):
+    """The actions of the player to act, as records in ``out``; returns how many there are
+    (writing only as many as fit). Play phase: the pass first unless leading, then the
+    generator's moves; other phases: see :func:`apply`."""
+    phase = state[G_PHASE]
+    if phase == PH_DONE:
+        return 0
+    if phase != PH_PLAY:
+        if out.shape[0] < 4:
+            return 4
+        if phase == PH_BID:
+            return _bid_values(state, rules, out)
+        for v in range(2):
+            out[v, 0] = v
+            out[v, 1] = 0
+        return 2
+    hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
+    last = np.empty(2, np.uint64)
+    last[0] = np.uint64(state[G_LAST_CARDS])
+    last[1] = np.uint64(state[G_LAST_INFO])
+    if is_leading(state):
+        return responses(hand, last, rules, out)
+    if out.shape[0] == 0:
+        return 1 + responses(hand, last, rules, out)
+    out[0, 0] = 0
+    out[0, 1] = 0
+    return 1 + responses(hand, last, rules, out[1:])
+
+
+@kernel
+def apply(state, rules, action):
+    """Play ``action`` (a record) for the player to act. Unchecked: pass only legal actions."""
+    state[G_ACTIONS] += 1
+    phase = state[G_PHASE]
+    if phase == PH_PLAY:
+        _play(state, rules, np.uint64(action[0]), np.uint64(action[1]))
+    elif phase == PH_BID:
+        _bid(state, rules, np.int64(action[0]))
+    elif phase == PH_REVEAL:
+        _reveal(state, rules, np.int64(action[0]))
+    elif phase == PH_DOUBLE:
+        _double(state, rules, np.int64(action[0]))
+
+
+@kernel
+def _bid(state, rules, v):
+    mode = rules[R_BIDDING]
+    players = rules[R_PLAYERS]
+    p = state[G_PLAYER]
+    state[G_TURNS] += 1
+    nxt = (p + 1) % players
+    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
+        if v > 0:
+            state[G_BID] = v
+            state[G_BIDDER] = p
+            state[G_PASSES] = 0
+            if v == 3:
+                _landlord_chosen(state, rules, p)
+                return
+        else:
+            state[G_PASSES] += 1
+        if mode == BIDDING_SCORE_ONCE:
+            done = state[G_TURNS] == players
+        else:
+            done = (state[G_BID] > 0 and state[G_PASSES] == players - 1) or \
+                   (state[G_BID] == 0 and state[G_TURNS] == players)
+        if done:
+            if state[G_BID] > 0:
+                _landlord_chosen(state, rules, state[G_BIDDER])
+            else:
+                _redeal(state, rules)
+            return
+        state[G_PLAYER] = nxt
+    elif mode == BIDDING_CALL:
+        if v > 0:
+            _landlord_chosen(state, rules, p)
+        elif state[G_TURNS] == players:
+            _redeal(state, rules)
+        else:
+            state[G_PLAYER] = nxt
+    elif mode == BIDDING_CALL_GRAB:
+        _call_grab(state, rules, p, nxt, v)
+
+
+@kernel
+def _call_grab(state, rules, p, other, v):
+    """two_player: call or decline; after a call the other may grab, then grabs alternate
+    until one declines or ``max_grabs`` is reached. Each grab doubles the multiplier."""
+    if state[G_BIDDER] < 0:                      # calling
+        if v > 0:
+            state[G_BIDDER] = p
+            if (state[G_CALLED] >> other) & 1 or rules[R_MAX_GRABS] == 0:
+                _landlord_chosen(state, rules, p)
+            else:
+                state[G_PLAYER] = other
+        else:
+            state[G_CALLED] |= 1 << p
+            if (state[G_CALLED] >> other) & 1:
+                _landlord_chosen(state, rules, state[G_FIRST])
+            else:
+                state[G_PLAYER] = other
+    elif v > 0:                                  # a grab
+        state[G_GRABS] += 1
+        state[G_MULT] *= 2
+        state[G_BIDDER] = p
+        if state[G_GRABS] >= rules[R_MAX_GRABS]:
+            _landlord_chosen(state, rules, p)
+        else:
+            state[G_PLAYER] = other
+    else:
+        _landlord_chosen(state, rules, state[G_BIDDER])
+
+
+@kernel
+def _reveal(state, rules, v):
+    """five_player: the bright landlord, then the dark one, may reveal (x2 each)."""
+    if v > 0:
+        state[G_REVEALS] += 1
+        state[G_MULT] *= 2
+    if state[G_PLAYER] == state[G_LANDLORD] and state[G_PARTNER] >= 0:
+        state[G_PLAYER] = state[G_PARTNER]
+    else:
+        state[G_PLAYER] = state[G_LANDLORD]
+        _begin_doubling(state, rules)
+
+
+@kernel
+def _double(state, rules, v):
+    mode = rules[R_DOUBLING]
+    players = rules[R_PLAYERS]
+    p = state[G_PLAYER]
+    if v > 0:
+        state[G_DOUBLES] += 1
+        state[G_MULT] *= 2
+        state[G_CALLED] |= 1 << p
+    state[G_TURNS] += 1
+    if mode == DOUBLING_LANDLORD:
+        _begin_play(state, rules)
+    elif mode == DOUBLING_EVERYONE:
+        if state[G_TURNS] == players:
+            _begin_play(state, rules)
+        else:
+            state[G_PLAYER] = (p + 1) % players
+    elif mode == DOUBLING_FARMERS:
+        landlord = state[G_LANDLORD]
+        if p == landlord:
+            _begin_play(state, rules)
+        elif state[G_TURNS] < players - 1:
+            state[G_PLAYER] = (p + 1) % players
+        elif state[G_CALLED] != 0:
+            state[G_PLAYER] = landlord           # a farmer doubled: the landlord may redouble
+        else:
+            _begin_play(state, rules)
+
+
+@kernel
+def _play(state, rules, cards, info):
+    players = rules[R_PLAYERS]
+    p = state[G_PLAYER]
+    nxt = (p + 1) % players
+    if info == 0:                                # a pass
+        state[G_PASSES] += 1
+        if nxt == state[G_LAST_PLAYER]:          # everyone else passed: the trick is won
+            state[G_LAST_CARDS] = 0
+            state[G_LAST_INFO] = 0
+            state[G_PASSES] = 0
+        state[G_PLAYER] = nxt
+        return
+    hand = np.uint64(state[G_HANDS + p]) - cards
+    state[G_HANDS + p] = np.int64(hand)
+    state[G_LAST_CARDS] = np.int64(cards)
+    state[G_LAST_INFO] = np.int64(info)
+    state[G_LAST_PLAYER] = p
+    state[G_PASSES] = 0
+    state[G_PLAYS] += 1
+    if (state[G_TEAM] >> p) & 1:
+        state[G_TEAM_PLAYS] += 1
+    else:
+        state[G_OTHER_PLAYS] += 1
+    kind = kind_of(info)
+    if kind == BOMB:
+        state[G_BOMBS] += 1
+        state[G_MULT] *= rules[R_BOMB_FACTOR + min(size(cards), 8)]
+    elif kind == ROCKET:
+        state[G_ROCKETS] += 1
+        state[G_MULT] *= rules[R_JOKER_FACTOR]
+    left = size(hand)
+    farmer = not (state[G_TEAM] >> p) & 1
+    if left == 0 or (rules[R_HANDICAP] and farmer and state[G_GRABS] > 0
+                     and left <= state[G_GRABS]):
+        _finish(state, rules, p)
+    else:
+        state[G_PLAYER] = nxt
+
+
+@kernel
+def card_points(hand):
+    """jinling's points of the cards in a packed hand."""
+    total = 0
+    for r in range(N_RANKS):
+        total += _POINTS[r] * count(hand, r)
+    return total
+
+
+@kernel
+def _finish(state, rules, p):
+    """``p`` ended the hand: winner side, spring, scores."""
+    players = rules[R_PLAYERS]
+    team = state[G_TEAM]
+    landlord_won = (team >> p) & 1 == 1
+    state[G_PHASE] = PH_DONE
+    state[G_OUT] = p
+    state[G_WINNER] = SIDE_LANDLORD if landlord_won else SIDE_FARMERS
+    spring = rules[R_SPRING]
+    if spring == SPRING_CLASSIC:
+        if landlord_won and state[G_OTHER_PLAYS] == 0:
+            state[G_SPRING] = 1
+        elif not landlord_won and state[G_TEAM_PLAYS] == 1:
+            state[G_SPRING] = 2
+    elif spring == SPRING_LOSERS_SILENT:
+        if (state[G_OTHER_PLAYS] if landlord_won else state[G_TEAM_PLAYS]) == 0:
+            state[G_SPRING] = 1 if landlord_won else 2
+    if state[G_SPRING] > 0:
+        state[G_MULT] *= 2
+    stake = state[G_BID] * state[G_MULT] * SCORE_UNIT
+    scoring = rules[R_SCORING]
+    if scoring == SCORING_POINTS:
+        _settle_points(state, rules, landlord_won)
+        return
+    winners = 0
+    for s in range(players):
+        winners += ((team >> s) & 1) == landlord_won
+    losers = players - winners
+    for s in range(players):
+        won = ((team >> s) & 1) == landlord_won
+        if scoring == SCORING_LANDLORD:
+            share = stake * (players - 1) if (team >> s) & 1 else stake
+        else:
+            share = stake if won else stake * winners // losers
+        state[G_SCORES + s] = share if won else -share
+
+
+@kernel
+def _settle_points(state, rules, landlord_won):
+    """jinling: the landlord collects the farmers' card points, or pays each farmer its own
+    (x2 if it doubled)."""
+    players = rules[R_PLAYERS]
+    landlord = state[G_LANDLORD]
+    factor = state[G_MULT] * SCORE_UNIT
+    own = card_points(np.uint64(state[G_HANDS + landlord]))
+    for s in range(players):
+        if s == landlord:
+            continue
+        pts = card_points(np.uint64(state[G_HANDS + s])) if landlord_won else -own
+        state[G_SCORES + s] = -pts * factor
+        state[G_SCORES + landlord] += pts * factor
+
+
+@kernel
+def start_from_hands(state, rules, hands, kitty, first, bright, dark):
+    """Set ``state`` to the start of a hand with the given packed ``hands`` and ``kitty``:
+    bidding opens with ``first``; with marked-card rules ``bright`` / ``dark`` name the
+    landlords (dark == bright: a lone landlord). Seed and deal index (for redeals) are
+    whatever ``state`` holds."""
+    players = rules[R_PLAYERS]
+    seed = state[G_SEED]
+    index = state[G_DEAL]
+    state[:] = 0
+    state[G_SEED] = seed
+    state[G_DEAL] = index
+    state[G_MULT] = 1
+    state[G_WINNER] = SIDE_NONE
+    state[G_LAST_PLAYER] = -1
+    state[G_OUT] = -1
+    state[G_MARKED] = -1
+    state[G_TRUMP] = -1
+    for p in range(players):
+        state[G_HANDS + p] = np.int64(hands[p])
+    state[G_KITTY] = np.int64(kitty)
+    _begin_bidding(state, rules, first)
+    if rules[R_BIDDING] == BIDDING_MARKED:
+        _become_landlord(state, rules, bright)
+        if dark != bright:
+            state[G_PARTNER] = dark
+            state[G_TEAM] |= 1 << dark
+        state[G_PHASE] = PH_REVEAL
+        state[G_PLAYER] = bright

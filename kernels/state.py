@@ -1,0 +1,61 @@
+"""Layout of a game state: one ``int64`` array of ``STATE_SIZE`` entries, indexed by the
+``G_*`` constants. Packed hands are stored as int64 (they use 60 bits). Copying the array
+copies the game; nothing else holds game state.
+
+Scores are kept in units of 1/``SCORE_UNIT`` point, so that five_player's shared
+payments stay whole numbers and sums never depend on the order they are added in.
+"""
+
+# Phases.
+PH_BID = 0        # bidding, calling or grabbing (depends on R_BIDDING)
+PH_REVEAL = 1     # five_player: bright, then dark landlord may reveal
+PH_DOUBLE = 2     # doubling (depends on R_DOUBLING)
+PH_PLAY = 3
+PH_DONE = 4
+
+# Sides of the result.
+SIDE_LANDLORD = 0
+SIDE_FARMERS = 1
+SIDE_VOID = 2     # no landlord after the last allowed redeal
+SIDE_NONE = -1    # not finished
+
+MAX_PLAYERS = 8
+SCORE_UNIT = 420   # lcm(1..7): a payment shared by up to 7 losers stays whole
+MAX_REDEALS_CAP = 100   # a deal in which nobody ever takes the landlord is void after this
+
+G_PHASE = 0
+G_PLAYER = 1        # whose turn
+G_FIRST = 2         # first bidder (dealer's left in jinling)
+G_LANDLORD = 3      # the landlord (five_player: the bright landlord); -1 before it is known
+G_PARTNER = 4       # five_player's dark landlord (-1: none or lone landlord)
+G_BID = 5           # the current / winning bid: the base score
+G_BIDDER = 6        # the current highest bidder, caller or grabber (-1: none)
+G_TURNS = 7         # actions taken in the current phase
+G_PASSES = 8        # consecutive passes (bidding and play)
+G_REDEALS = 9       # deals redone because nobody took the landlord
+G_GRABS = 10
+G_MULT = 11         # the multiplier so far
+G_BOMBS = 12        # rank bombs played (jinling: trio and lone-joker bombs too)
+G_ROCKETS = 13      # joker bombs played
+G_DOUBLES = 14      # doubles and redoubles made
+G_REVEALS = 15
+G_SPRING = 16       # 1 spring, 2 anti-spring / losers silent, 0 neither
+G_LAST_CARDS = 17   # the move to beat (0 and PASS info when leading)
+G_LAST_INFO = 18
+G_LAST_PLAYER = 19  # who made it (-1: nobody yet)
+G_PLAYS = 20        # non-pass plays
+G_ACTIONS = 21      # every action of the hand, passes and bids included
+G_TEAM = 22         # bit mask of the landlord side's seats
+G_WINNER = 23       # SIDE_* of the finished hand
+G_OUT = 24          # the seat that ended the hand
+G_SEED = 25
+G_DEAL = 26         # deal index
+G_MARKED = 27       # five_player: the marked card (rank * 4 + suit), -1 otherwise
+G_TRUMP = 28        # jinling: the trump suit (0..3), -1 otherwise
+G_CALLED = 29       # bit mask: players who declined (call modes) or doubled (doubling)
+G_TEAM_PLAYS = 30   # plays made by the landlord side
+G_OTHER_PLAYS = 31  # plays made by the other side
+G_KITTY = 32        # packed kitty
+G_HANDS = 33        # G_HANDS + seat: packed hand
+G_SCORES = G_HANDS + MAX_PLAYERS   # G_SCORES + seat: score change in SCORE_UNITs
+STATE_SIZE = G_SCORES + MAX_PLAYERS

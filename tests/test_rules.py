@@ -1,0 +1,227 @@
+"""Rule sets: the seven presets of RULES.md §4, the kicker profiles of §2, validated overrides,
+and the frozen Rules value with its kernel array."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import fastdou
+from fastdou import Kind, cards
+from fastdou.kernels import layout as L
+
+CLASSIC_KINDS = {"solo", "pair", "trio", "trio_solo", "trio_pair", "solo_chain", "pair_chain",
+                 "trio_chain", "plane_solo", "plane_pair", "four_two_solo", "four_two_pair"}
+
+# RULES.md §4, preset by preset.
+PRESETS = {
+    "classic": dict(
+        players=3, decks=1, hand_size=17, kitty=3, landlord_size=20, deck_size=54,
+        solo_chain_min=5, pair_chain_min=3, trio_chain_min=2, bomb_min=4, bomb_max=4,
+        joker_pairs=False, joker_bombs="all", max_move=20, kinds=CLASSIC_KINDS),
+    "two_player": dict(
+        players=2, decks=1, hand_size=17, kitty=3, landlord_size=20, deck_size=46,
+        solo_chain_min=5, pair_chain_min=3, trio_chain_min=2, bomb_min=4, bomb_max=4,
+        joker_pairs=False, joker_bombs="all", max_move=20, kinds=CLASSIC_KINDS,
+        chain_low=2, chain_high=L.ACE),
+    "two_landlords": dict(
+        players=2, decks=1, hand_size=20, kitty=3, landlord_size=23, deck_size=54,
+        solo_chain_min=5, pair_chain_min=3, trio_chain_min=2, bomb_min=4, bomb_max=4,
+        joker_pairs=False, joker_bombs="all", max_move=23, kinds=CLASSIC_KINDS),
+    "four_player": dict(
+        players=4, decks=2, hand_size=25, kitty=8, landlord_size=33, deck_size=108,
+        solo_chain_min=5, pair_chain_min=3, trio_chain_min=2, bomb_min=4, bomb_max=8,
+        joker_pairs=True, joker_bombs="all", bomb_order="size_rank", max_move=33,
+        kinds={"solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain", "trio_chain",
+               "plane_pair"}),
+    "five_player": dict(
+        players=5, decks=2, hand_size=21, kitty=3, landlord_size=24, deck_size=108,
+        solo_chain_min=5, pair_chain_min=3, trio_chain_min=2, bomb_min=4, bomb_max=8,
+        joker_pairs=False, joker_bombs="any", bomb_order="size_rank", max_move=24,
+        kinds={"solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain", "trio_pair",
+               "plane_pair"}),
+    "emperor": dict(
+        players=3, decks=2, hand_size=33, kitty=9, landlord_size=42, deck_size=108,
+        solo_chain_min=5, pair_chain_min=4, trio_chain_min=3, quad_chain_min=2, bomb_min=5,
+        bomb_max=8, joker_pairs=True, joker_bombs="all", max_move=42,
+        kinds={"solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain", "trio_pair",
+               "plane_pair", "quad", "quad_chain", "quad_trio", "carrier", "dress",
+               "spaceship"}),
+    "jinling": dict(
+        players=3, decks=1, hand_size=17, kitty=3, landlord_gets_kitty=False, landlord_size=17,
+        deck_size=54, solo_chain_min=5, pair_chain_min=3, bomb_min=3, bomb_max=3,
+        bomb_order="rank", joker_bombs="lone", joker_pairs=False, max_move=17,
+        kinds={"solo", "pair", "solo_chain", "pair_chain"}),
+}
+
+# RULES.md §2's profile table: (four_two, rocket_kickers, bomb_wings, wing_trio).
+PROFILES = {
+    "standard": (True, False, False, "not_adjacent"),
+    "openspiel": (False, False, False, "anywhere"),
+    "douzero": (True, True, True, "anywhere"),
+}
+
+
+def kind_names(r):
+    return {k.name.lower() for k in r.kinds}
+
+
+def kinds_played(hand, r):
+    """The kind names of the moves that ``hand`` may lead."""
+    return {m.kind.name for m in fastdou.legal_moves(hand, rules=r)}
+
+
+def profile_fields(r):
+    return (r.four_two, r.rocket_kickers, r.bomb_wings, r.wing_trio)
+
+
+# ------------------------------------------------------------------ presets
+
+def test_exactly_the_seven_presets():
+    assert set(fastdou.PRESETS) == set(PRESETS)
+    assert set(fastdou.PROFILES) == set(PROFILES)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_preset_fields(name):
+    r = fastdou.rules(name)
+    want = dict(PRESETS[name])
+    assert kind_names(r) == want.pop("kinds")
+    for field, value in want.items():
+        assert getattr(r, field) == value, field
+    assert r.name == name
+    # No move may hold more cards than the largest hand (RULES.md §2).
+    assert r.max_move == r.landlord_size
+
+
+def test_two_player_deck_has_no_threes_or_fours():
+    deck = fastdou.rules("two_player").deck
+    assert deck[0] == deck[1] == 0
+    assert list(deck[2:13]) == [4] * 11 and list(deck[13:]) == [1, 1]
+
+
+@pytest.mark.parametrize("name", ["four_player", "five_player", "emperor"])
+def test_two_deck_presets_hold_eight_of_a_rank_and_two_jokers(name):
+    assert list(fastdou.rules(name).deck) == [8] * 13 + [2, 2]
+
+
+# ------------------------------------------------------------------ profiles
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_profiles(profile):
+    r = fastdou.rules("classic", profile=profile)
+    assert r.profile == profile
+    assert profile_fields(r) == PROFILES[profile]
+    four_two = {"four_two_solo", "four_two_pair"}
+    assert kind_names(r) == (CLASSIC_KINDS if r.four_two else CLASSIC_KINDS - four_two)
+
+
+def test_default_profile_is_standard():
+    assert fastdou.rules("classic") == fastdou.rules("classic", profile="standard")
+
+
+def test_profile_applied_to_rules_object():
+    openspiel = fastdou.rules("classic", profile="openspiel")
+    assert profile_fields(fastdou.rules(openspiel, profile="douzero")) == PROFILES["douzero"]
+
+
+# ------------------------------------------------------------------ overrides
+
+def test_override_bomb_min():
+    r = fastdou.rules("four_player", bomb_min=5)
+    assert (r.bomb_min, r.bomb_max) == (5, 8)
+    assert r.array[L.R_BOMB_MIN] == 5
+    assert fastdou.rules("four_player").bomb_min == 4      # the preset is untouched
+    bombs = [m.text() for m in fastdou.legal_moves("33333", rules=r) if m.kind == Kind.BOMB]
+    assert bombs == ["33333"]
+
+
+def test_override_of_a_rules_object_and_pass_through():
+    r = fastdou.rules("four_player")
+    assert fastdou.rules(r) is r
+    assert fastdou.rules(r, bomb_min=6) == fastdou.rules("four_player", bomb_min=6)
+    assert r.replace(bomb_max=6).bomb_max == 6
+
+
+def test_four_two_false_removes_both_four_two_kinds():
+    r = fastdou.rules("classic", four_two=False)
+    assert kind_names(r) == CLASSIC_KINDS - {"four_two_solo", "four_two_pair"}
+    assert not r.four_two
+    assert not r.array[L.R_KINDS] & (1 << L.FOUR_TWO_SOLO | 1 << L.FOUR_TWO_PAIR)
+    hand = "33334455"
+    assert {"FOUR_TWO_SOLO", "FOUR_TWO_PAIR"} <= kinds_played(hand, fastdou.rules("classic"))
+    assert not {"FOUR_TWO_SOLO", "FOUR_TWO_PAIR"} & kinds_played(hand, r)
+    assert fastdou.rules("classic", profile="openspiel", four_two=True).four_two
+
+
+def test_kinds_given_as_names():
+    r = fastdou.rules("classic", kinds=["solo", "PAIR", Kind.TRIO])
+    assert kind_names(r) == {"solo", "pair", "trio"}
+    assert kinds_played("33345", r) == {"SOLO", "PAIR", "TRIO"}
+
+
+@pytest.mark.parametrize("name, overrides, fragment", [
+    ("four_player", dict(bomb_min=6, bomb_max=5), "6..5"),
+    ("classic", dict(bomb_max=5), "1 deck"),
+    ("classic", dict(bogus_field=1), "bogus_field"),
+    ("no_such_preset", {}, "no_such_preset"),
+    ("classic", dict(profile="no_such_profile"), "no_such_profile"),
+    ("classic", dict(joker_pairs=True), "joker_pairs"),
+    ("classic", dict(chain_low=5, chain_high=4), "5..4"),
+    ("classic", dict(chain_high=12), "0..12"),
+    ("classic", dict(wing_trio="sometimes"), "sometimes"),
+    ("classic", dict(kinds=["solo", "triple"]), "triple"),
+    ("classic", dict(kinds=["solo", 99]), "99"),
+    ("classic", dict(kinds=["bomb"]), "BOMB"),
+    ("classic", dict(four_two="yes"), "yes"),
+    ("classic", dict(decks=3), "decks"),
+    ("classic", dict(players=9), "players"),
+    ("classic", dict(max_move=0), "max_move"),
+    ("classic", dict(hand_size=20), "hands of 20"),
+    ("four_player", dict(joker_bombs="some"), "some"),
+    ("jinling", dict(bomb_order="suit"), "suit"),
+])
+def test_bad_rules(name, overrides, fragment):
+    with pytest.raises(fastdou.RulesError, match=fragment) as info:
+        fastdou.rules(name, **overrides)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("overrides", [dict(bomb_min="4"), dict(players="3")], ids=repr)
+def test_wrongly_typed_override(overrides):
+    with pytest.raises(fastdou.RulesError):
+        fastdou.rules("classic", **overrides)
+
+
+# ------------------------------------------------------------------ the Rules value
+
+def test_rules_is_frozen():
+    r = fastdou.rules("classic")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.bomb_min = 3
+    assert r.bomb_min == 4
+
+
+def test_rules_is_hashable_by_value():
+    a, b = fastdou.rules("classic"), fastdou.rules("classic", profile="standard")
+    assert a == b and hash(a) == hash(b)
+    table = {a: "standard"}
+    assert table[b] == "standard"
+    douzero = fastdou.rules("classic", profile="douzero")
+    assert douzero != a and douzero not in table
+    assert len({fastdou.rules(n) for n in PRESETS}) == len(PRESETS)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_rules_array(name):
+    r = fastdou.rules(name)
+    a = r.array
+    assert a.dtype == np.int64 and a.shape == (L.RULES_SIZE,)
+    assert not a.flags.writeable
+    with pytest.raises(ValueError):
+        a[L.R_BOMB_MIN] = 2
+    assert a[L.R_DECKS] == r.decks
+    assert (a[L.R_BOMB_MIN], a[L.R_BOMB_MAX], a[L.R_MAX_MOVE]) == (r.bomb_min, r.bomb_max,
+                                                                   r.max_move)
+    assert a[L.R_KINDS] == sum(1 << int(k) for k in r.kinds)
+    assert int(np.uint64(a[L.R_DECK].view(np.uint64))) == cards.pack(r.deck)
