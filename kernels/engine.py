@@ -141,8 +141,8 @@ def _mark(state, rules, cards, rng):
 
 
 @kernel
-def start(state, rules, seed, index):
-    """Set ``state`` to the start of deal ``index`` of ``seed``."""
+def _reset(state, seed, index):
+    """A blank hand of deal ``index`` of ``seed``."""
     state[:] = 0
     state[G_SEED] = seed
     state[G_DEAL] = index
@@ -150,6 +150,14 @@ def start(state, rules, seed, index):
     state[G_WINNER] = SIDE_NONE
     state[G_LAST_PLAYER] = -1
     state[G_OUT] = -1
+    state[G_MARKED] = -1
+    state[G_TRUMP] = -1
+
+
+@kernel
+def start(state, rules, seed, index):
+    """Set ``state`` to the start of deal ``index`` of ``seed``."""
+    _reset(state, seed, index)
     deal(state, rules)
 
 
@@ -499,17 +507,7 @@ def start_from_hands(state, rules, hands, kitty, first, bright, dark):
     landlords (dark == bright: a lone landlord). Seed and deal index (for redeals) are
     whatever ``state`` holds."""
     players = rules[R_PLAYERS]
-    seed = state[G_SEED]
-    index = state[G_DEAL]
-    state[:] = 0
-    state[G_SEED] = seed
-    state[G_DEAL] = index
-    state[G_MULT] = 1
-    state[G_WINNER] = SIDE_NONE
-    state[G_LAST_PLAYER] = -1
-    state[G_OUT] = -1
-    state[G_MARKED] = -1
-    state[G_TRUMP] = -1
+    _reset(state, state[G_SEED], state[G_DEAL])
     for p in range(players):
         state[G_HANDS + p] = np.int64(hands[p])
     state[G_KITTY] = np.int64(kitty)

@@ -147,6 +147,16 @@ def _wings(out, n, core, kind, rank, length, caps, cand, k, per, no_rocket, trio
             rem -= take
 
 
+@leaf
+def _same_rank(out, n, mask, kind, copies):
+    """``copies`` cards of each rank in ``mask``: solos, pairs, trios, quads."""
+    while mask:
+        r = lowest_bit(mask)
+        mask &= mask - 1
+        n = _put(out, n, unit(r, copies), kind, r, 1)
+    return n
+
+
 @kernel
 def _trio_forbidden(r, lo, hi, rules):
     """Whether exactly three wing cards of rank r are barred next to the chain lo..hi."""
@@ -385,32 +395,11 @@ def emit(h, rules, q, out):
     fours = _ge(h, 4) & NON_JOKERS
     pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
 
-    if kinds & (1 << SOLO) and _size_ok(1, want_size, max_move):
-        m = m1 & up
-        if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE:
-            m &= NON_JOKERS
-        while m:
-            r = lowest_bit(m)
-            m &= m - 1
-            n = _put(out, n, unit(r, 1), SOLO, r, 1)
-    if kinds & (1 << PAIR) and _size_ok(2, want_size, max_move):
-        m = pairs & up
-        while m:
-            r = lowest_bit(m)
-            m &= m - 1
-            n = _put(out, n, unit(r, 2), PAIR, r, 1)
-    if kinds & (1 << TRIO) and _size_ok(3, want_size, max_move):
-        m = trios & up
-        while m:
-            r = lowest_bit(m)
-            m &= m - 1
-            n = _put(out, n, unit(r, 3), TRIO, r, 1)
-    if kinds & (1 << QUAD) and _size_ok(4, want_size, max_move):
-        m = fours & up
-        while m:
-            r = lowest_bit(m)
-            m &= m - 1
-            n = _put(out, n, unit(r, 4), QUAD, r, 1)
+    solos = m1 & (NON_JOKERS if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE else RANKS)
+    for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
+                               (QUAD, 4, fours)):
+        if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):
+            n = _same_rank(out, n, mask & up, kind, copies)
     solo1 = kinds & (1 << TRIO_SOLO) and _size_ok(4, want_size, max_move)
     pair1 = kinds & (1 << TRIO_PAIR) and _size_ok(5, want_size, max_move)
     if solo1 or pair1:
