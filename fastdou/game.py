@@ -233,7 +233,8 @@ class Game:
         """Undo the last action exactly and return it."""
         if not self._stack:
             raise IndexError("no action to undo")
-        self._state, action = self._stack.pop()
+        state, action = self._stack.pop()
+        self._state = state.copy()       # the saved state may be shared with a clone
         return action
 
     def clone(self) -> "Game":

@@ -40,8 +40,20 @@ def _check_user_policy(fn, rules):
         raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {out!r}")
 
 
+_USER_LOOPS: dict = {}
+
+
+def _simulator(user):
+    """The compiled simulation loop: the cached built-in one, or one built around ``user``."""
+    if user is None:
+        return P.simulate_range
+    if user not in _USER_LOOPS:
+        _USER_LOOPS[user] = P.make_simulate_range(user)
+    return _USER_LOOPS[user]
+
+
 def _policy_codes(policies, rules):
-    """Per-seat policy codes and the user function (or the stand-in)."""
+    """Per-seat policy codes and the user function (or None)."""
     seats = [policies] * rules.players if isinstance(policies, str) or callable(policies) \
         else list(policies)
     if len(seats) != rules.players:
@@ -63,7 +75,7 @@ def _policy_codes(policies, rules):
             codes[s] = USER
         else:
             raise PolicyError(f"a policy is a name or an @njit function, not {p!r}")
-    return codes, (user if user is not None else P.no_policy)
+    return codes, user
 
 
 def wilson(k: int, n: int, z: float = 1.959963984540054):
@@ -203,6 +215,7 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
     if not isinstance(first, (int, np.integer)) or first < 0:
         raise ValueError(f"first must be a whole number >= 0, not {first!r}")
     codes, user = _policy_codes(policies, rules)
+    simulate_range = _simulator(user)
     previous = numba.get_num_threads()
     if threads is not None:
         if not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -218,8 +231,8 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            P.simulate_range(rules.array, int(seed), int(first) + done, codes, user, res,
-                             scores, errors)
+            simulate_range(rules.array, int(seed), int(first) + done, codes, res, scores,
+                           errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "

@@ -2,8 +2,10 @@
 
 import numpy as np
 
+from fastdou.game import Game
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
+from fastdou.simulation import simulate
 
 
 def warmup() -> None:
@@ -13,3 +15,8 @@ def warmup() -> None:
     classify("333444555666")
     beats("BR", "2222")
     generate_batch(np.ones((2, 15), dtype=np.uint8) * np.array([1] * 13 + [0, 0], np.uint8))
+    simulate(10)
+    game = Game.new()
+    game.play(game.legal_actions()[-1])
+    game.push(game.legal_actions()[0])
+    game.pop()

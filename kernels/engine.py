@@ -101,10 +101,11 @@ def deal(state, rules):
         state[G_SCORES + p] = 0
     k = np.uint64(0)
     state[G_TRUMP] = -1
+    shown = not rules[R_KITTY_TO_LANDLORD]     # jinling: the first kitty card turned up
     for i in range(players * hand_size, players * hand_size + kitty):
         k += unit(cards[i] // 4, 1)
-        if state[G_TRUMP] < 0 and cards[i] // 4 < SMALL_JOKER:
-            state[G_TRUMP] = cards[i] % 4      # jinling: the first kitty card shown
+        if shown and state[G_TRUMP] < 0 and cards[i] // 4 < SMALL_JOKER:
+            state[G_TRUMP] = cards[i] % 4
     state[G_KITTY] = np.int64(k)
     first, rng = next_below(rng, players)
     _begin_bidding(state, rules, first)

@@ -1,13 +1,14 @@
-"""Whole games in compiled code: :func:`play_out` runs one hand with a policy per seat,
-:func:`simulate_range` runs many deals in parallel (``prange``), each a pure function of
-``(seed, deal index)``."""
+"""Whole games in compiled code: ``play_out`` runs one hand with a policy per seat,
+``simulate_range`` runs many deals in parallel (``prange``), each a pure function of
+``(seed, deal index)``. :func:`make_play_out` and :func:`make_simulate_range` build them
+around a user's policy."""
 
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, legal_actions, new_state, start
-from fastdou.kernels.jit import kernel, parallel_kernel
+from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import R_PLAYERS
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -35,55 +36,90 @@ def policy_stream(seed, index):
     return stream(np.uint64(seed) ^ _POLICY_KEY, mix64(np.uint64(index)))
 
 
-@kernel
-def no_policy(state, actions, n, rng):
-    """Stands in for the user policy when no seat uses one."""
-    return 0, rng
+def make_play_out(user=None):
+    """Build ``play_out`` around an optional user policy (an ``@njit`` function, see
+    :mod:`fastdou.kernels.policies`): compiled into the loop, since a function passed as an
+    argument would defeat Numba's cache. Without one it is cached: :data:`play_out`."""
 
-
-@kernel
-def play_out(state, rules, codes, user, rng, history):
-    """Play the hand in ``state`` to its end. ``codes[seat]``: RANDOM, GREEDY or USER (the
-    function ``user``). Writes (phase, player, action cards, action info) rows into
-    ``history`` while they fit. Returns an ERROR_* code."""
-    buf = np.empty((1024, 2), np.uint64)
-    while state[G_PHASE] != PH_DONE:
-        n = legal_actions(state, rules, buf)
-        if n > buf.shape[0]:
-            buf = np.empty((2 * n, 2), np.uint64)
+    @njit(cache=user is None)
+    def play_out(state, rules, codes, rng, history):
+        """Play the hand in ``state`` to its end; ``codes[seat]``: RANDOM, GREEDY or USER.
+        Writes (phase, player, action cards, action info) rows into ``history`` while they
+        fit. Returns an ERROR_* code."""
+        buf = np.empty((1024, 2), np.uint64)
+        while state[G_PHASE] != PH_DONE:
             n = legal_actions(state, rules, buf)
-        code = codes[state[G_PLAYER]]
-        if code == RANDOM:
-            i, rng = random_policy(state, buf, n, rng)
-        elif code == GREEDY:
-            i, rng = greedy_policy(state, buf, n, rng)
-        else:
-            i, rng = user(state, buf[:n], n, rng)
-        if i < 0 or i >= n:
-            return ERROR_POLICY
-        k = state[G_ACTIONS]
-        if k < history.shape[0]:
-            history[k, 0] = state[G_PHASE]
-            history[k, 1] = state[G_PLAYER]
-            history[k, 2] = np.int64(buf[i, 0])
-            history[k, 3] = np.int64(buf[i, 1])
-        apply(state, rules, buf[i])
-    return ERROR_NONE
+            if n > buf.shape[0]:
+                buf = np.empty((2 * n, 2), np.uint64)
+                n = legal_actions(state, rules, buf)
+            code = codes[state[G_PLAYER]]
+            if code == RANDOM:
+                i, rng = random_policy(state, buf, n, rng)
+            elif code == GREEDY or user is None:
+                i, rng = greedy_policy(state, buf, n, rng)
+            else:
+                i, rng = user(state, buf[:n], n, rng)
+            if i < 0 or i >= n:
+                return ERROR_POLICY
+            _record(state, buf[i], history)
+            apply(state, rules, buf[i])
+        return ERROR_NONE
+
+    return play_out
 
 
-@parallel_kernel
-def simulate_range(rules, seed, first, codes, user, results, scores, errors):
-    """Play deals ``first .. first + len(results) - 1``: ``results[k]`` gets the
-    RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes (in SCORE_UNITs),
-    ``errors[k]`` its ERROR_* code."""
-    players = rules[R_PLAYERS]
-    no_history = np.empty((0, 4), np.int64)
+def make_simulate_range(user):
+    """``simulate_range`` around a user policy (not cached; see :func:`make_play_out`)."""
+    play = make_play_out(user)
+
+    @njit(parallel=True)
+    def simulate_range_user(rules, seed, first, codes, results, scores, errors):
+        no_rows = np.empty((0, 4), np.int64)
+        for k in prange(results.shape[0]):
+            state = _dealt(rules, seed, first + k)
+            errors[k] = play(state, rules, codes, policy_stream(seed, first + k), no_rows)
+            _store(state, rules, results[k], scores[k])
+
+    return simulate_range_user
+
+
+@kernel
+def _record(state, action, history):
+    """Row ``G_ACTIONS`` of ``history``: (phase, player, action cards, action info)."""
+    k = state[G_ACTIONS]
+    if k < history.shape[0]:
+        history[k, 0] = state[G_PHASE]
+        history[k, 1] = state[G_PLAYER]
+        history[k, 2] = np.int64(action[0])
+        history[k, 3] = np.int64(action[1])
+
+
+@kernel
+def _store(state, rules, result, scores):
+    for j in range(len(RESULT_FIELDS)):
+        result[j] = state[RESULT_FIELDS[j]]
+    for s in range(rules[R_PLAYERS]):
+        scores[s] = state[G_SCORES + s]
+
+
+@kernel
+def _dealt(rules, seed, index):
+    """A new state holding deal ``index`` of ``seed``."""
+    state = new_state()
+    start(state, rules, seed, index)
+    return state
+
+
+play_out = make_play_out()
+
+
+@njit(cache=True, parallel=True)
+def simulate_range(rules, seed, first, codes, results, scores, errors):
+    """Play deals ``first .. first + len(results) - 1`` with the built-in policies:
+    ``results[k]`` gets the RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes
+    (in SCORE_UNITs), ``errors[k]`` its ERROR_* code."""
+    no_rows = np.empty((0, 4), np.int64)
     for k in prange(results.shape[0]):
-        state = new_state()
-        start(state, rules, seed, first + k)
-        errors[k] = play_out(state, rules, codes, user, policy_stream(seed, first + k),
-                             no_history)
-        for j in range(len(RESULT_FIELDS)):
-            results[k, j] = state[RESULT_FIELDS[j]]
-        for s in range(players):
-            scores[k, s] = state[G_SCORES + s]
+        state = _dealt(rules, seed, first + k)
+        errors[k] = play_out(state, rules, codes, policy_stream(seed, first + k), no_rows)
+        _store(state, rules, results[k], scores[k])

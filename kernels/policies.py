@@ -50,8 +50,8 @@ def greedy_policy(state, actions, n, rng):
       double from strength 6;
     * play: go out when one move empties the hand; never beat a partner; otherwise lead the
       move with the most cards (then the lowest rank) and answer with the lowest-ranked
-      move, keeping bombs for when they are the only lead or an opponent holds 6 cards or
-      fewer.
+      move, keeping bombs for when they are the only lead or the player who made the move
+      to beat holds 6 cards or fewer.
     """
     p = state[G_PLAYER]
     hand = np.uint64(state[G_HANDS + p])

@@ -21,7 +21,7 @@ SIDE_NONE = -1    # not finished
 
 MAX_PLAYERS = 8
 SCORE_UNIT = 420   # lcm(1..7): a payment shared by up to 7 losers stays whole
-MAX_REDEALS_CAP = 100   # a deal in which nobody ever takes the landlord is void after this
+MAX_REDEALS_CAP = 10_000   # a safety net for policies that never take the landlord
 
 G_PHASE = 0
 G_PLAYER = 1        # whose turn

@@ -1,0 +1,92 @@
+"""Whole games: classic random self-play with dealing and bidding, on 1 and 2 threads; the
+memory of a long simulation; 1M deals from the command line (full mode only)."""
+
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+
+import numba
+import pytest
+
+import fastdou
+from conftest import best_time
+
+
+def games_per_s(deals, threads, rules="classic"):
+    t, _ = best_time(lambda: fastdou.simulate(deals, rules, threads=threads), repeat=3)
+    return deals / t
+
+
+def test_classic_self_play(benchmark, quick):
+    """Random self-play, one thread; gate: 2 threads over 1.5x one (the target is 1.8x)."""
+    deals = 20_000 if quick else 200_000
+    fastdou.simulate(100, threads=1)
+    benchmark.pedantic(fastdou.simulate, (deals,), {"threads": 1}, rounds=3,
+                       warmup_rounds=0)
+    one = deals / benchmark.stats.stats.min
+    benchmark.extra_info["games_per_s_1_thread"] = one
+    print(f"\nclassic random self-play: {one:,.0f} games/s on 1 thread")
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        two = games_per_s(deals, 2)
+        benchmark.extra_info["games_per_s_2_threads"] = two
+        print(f"2 threads: {two:,.0f} games/s ({two / one:.2f}x)")
+        assert two / one > 1.5
+
+
+@pytest.mark.parametrize("preset", [p for p in fastdou.PRESETS if p != "classic"])
+def test_preset_self_play(benchmark, quick, preset):
+    deals = 2_000 if quick else 50_000
+    fastdou.simulate(100, preset, threads=1)
+    benchmark.pedantic(fastdou.simulate, (deals, preset), {"threads": 1}, rounds=3)
+    rate = deals / benchmark.stats.stats.min
+    benchmark.extra_info["games_per_s_1_thread"] = rate
+    print(f"\n{preset} random self-play: {rate:,.0f} games/s on 1 thread")
+
+
+def test_memory_is_constant_in_deals():
+    """Gate: the peak traced memory of 4x the deals stays within 1.1x (per_deal=False)."""
+    def peak(deals):
+        tracemalloc.start()
+        fastdou.simulate(deals, threads=1)
+        used = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return used
+
+    fastdou.simulate(10)
+    small, large = peak(2 << 16), peak(8 << 16)
+    print(f"\npeak traced memory: {small / 1e6:.1f} MB for 131,072 deals, "
+          f"{large / 1e6:.1f} MB for 524,288")
+    assert large < 1.1 * small
+
+
+def test_million_deals_from_the_command_line(quick):
+    """Full mode only: ``fastdou simulate --deals 1M`` wall time, cache warm."""
+    if quick:
+        pytest.skip("full mode only")
+    subprocess.run([sys.executable, "-m", "fastdou.cli", "warmup"], check=True)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "fastdou.cli", "simulate", "--deals", "1M"],
+                   check=True, capture_output=True, env=dict(os.environ))
+    wall = time.perf_counter() - start
+    print(f"\nfastdou simulate --deals 1M: {wall:.1f} s wall")
+
+
+def test_compiled_over_python_reference():
+    """Gate: the compiled game loop is over 20x the plain-Python reference loop
+    (tests/reference_game.py) on the same classic deals, measured in this run."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+    import reference_game
+
+    rules = fastdou.rules("classic")
+    deals = 40
+    start = time.perf_counter()
+    for i in range(deals):
+        reference_game.play_hand(rules, 0, i)
+    reference = deals / (time.perf_counter() - start)
+    fastdou.simulate(100, threads=1)
+    compiled = games_per_s(5_000, 1)
+    ratio = compiled / reference
+    print(f"\ncompiled {compiled:,.0f} games/s, Python reference {reference:,.0f}: {ratio:,.0f}x")
+    assert ratio > 20
