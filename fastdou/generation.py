@@ -74,11 +74,12 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
         if lasts.shape != (n, REC_WIDTH) or lasts.dtype != np.uint64:
             raise IllegalMoveError(f"lasts must be a uint64 array of shape ({n}, 2), "
                                    f"not {lasts.dtype} {lasts.shape}")
-        for i in np.flatnonzero((lasts[:, 1] != 0) | (lasts[:, 0] != 0)):
-            if lasts[i, 1] == 0:
-                raise IllegalMoveError(f"lasts[{i}] holds cards but is a pass")
-            as_move(Move.from_record(lasts[i]), rules)
-        return np.ascontiguousarray(lasts)
+        lasts = np.ascontiguousarray(lasts)
+        bad = K.first_invalid(lasts, rules.array)
+        if bad >= 0:
+            raise IllegalMoveError(f"lasts[{bad}] = {lasts[bad].tolist()} is not a legal "
+                                   f"move under {rules.name} rules (nor a pass [0, 0])")
+        return lasts
     lasts = list(lasts)
     if len(lasts) != n:
         raise IllegalMoveError(f"{len(lasts)} lasts for {n} hands")

@@ -29,6 +29,7 @@ Functions:
 * :func:`count_leading`, :func:`count_responses`: the same counts without building;
 * :func:`readings` ``(cards, rules, out) -> int``: every reading of a multiset played whole;
 * :func:`beats` ``(a, b, rules) -> bool``: whether record ``a`` beats record ``b``;
+* :func:`first_invalid` ``(records, rules) -> int``: the first record that is no legal move;
 * :func:`generate_batch` ``(hands, lasts, rules) -> (moves, offsets)``: responses of many
   hands in parallel (``prange``); :func:`count_batch` counts them;
 * :func:`emit` ``(hand, rules, query(...), out)``: the generator itself, with filters.
@@ -37,14 +38,14 @@ Functions:
 from fastdou.kernels.batch import count_batch, generate_batch
 from fastdou.kernels.generate import bomb_power, emit, query
 from fastdou.kernels.moves import (
-    beats, count_leading, count_responses, is_bomb, kind_of, leading_moves, length_of,
-    new_moves, rank_of, readings, responses,
+    beats, count_leading, count_responses, first_invalid, is_bomb, kind_of, leading_moves,
+    length_of, new_moves, rank_of, readings, responses,
 )
 from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpack, unpack_rows
 
 __all__ = [
     "beats", "bomb_power", "contains", "count", "count_batch", "count_leading",
-    "count_responses", "emit", "generate_batch", "is_bomb", "kind_of",
+    "count_responses", "emit", "first_invalid", "generate_batch", "is_bomb", "kind_of",
     "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query", "rank_of",
     "readings", "responses", "size", "unpack", "unpack_rows",
 ]

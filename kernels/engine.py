@@ -132,6 +132,13 @@ def _mark(state, rules, cards, rng):
         if i != pos and cards[i] == marked:
             dark = i // hand_size
     state[G_MARKED] = marked
+    name_landlords(state, rules, bright, dark)
+
+
+@kernel
+def name_landlords(state, rules, bright, dark):
+    """Marked-card rules: ``bright`` takes the kitty, ``dark`` joins it (dark == bright: a
+    lone landlord); the reveal phase opens with the bright landlord."""
     _become_landlord(state, rules, bright)
     if dark != bright:
         state[G_PARTNER] = dark
@@ -514,9 +521,4 @@ def start_from_hands(state, rules, hands, kitty, first, bright, dark):
     state[G_KITTY] = np.int64(kitty)
     _begin_bidding(state, rules, first)
     if rules[R_BIDDING] == BIDDING_MARKED:
-        _become_landlord(state, rules, bright)
-        if dark != bright:
-            state[G_PARTNER] = dark
-            state[G_TEAM] |= 1 << dark
-        state[G_PHASE] = PH_REVEAL
-        state[G_PLAYER] = bright
+        name_landlords(state, rules, bright, dark)

@@ -10,10 +10,11 @@ import numpy as np
 from fastdou.kernels.generate import ANY, bomb_power, emit, query
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
-    BOMB, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, RANK_2, REC_CARDS, REC_INFO, REC_WIDTH,
+    BOMB, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS, REC_INFO,
+    REC_WIDTH,
     ROCKET, SPACESHIP,
 )
-from fastdou.kernels.packing import count, size, unit
+from fastdou.kernels.packing import contains, count, size, unit
 
 
 @kernel
@@ -123,3 +124,28 @@ def beats(a, b, rules):
     if ka == SPACESHIP and ra == rb:
         return _trio_top(a[REC_CARDS], ra, la) > _trio_top(b[REC_CARDS], rb, la)
     return ra > rb
+
+
+@kernel
+def first_invalid(records, rules):
+    """Index of the first record that is neither a pass ``[0, 0]`` nor a legal move under
+    ``rules`` (cards the deck holds, read as its kind, rank and length); -1 if none."""
+    deck = np.uint64(rules[R_DECK])
+    out = np.empty((64, REC_WIDTH), np.uint64)
+    for i in range(records.shape[0]):
+        cards = records[i, REC_CARDS]
+        info = records[i, REC_INFO]
+        if info == 0 and cards == 0:
+            continue
+        if not contains(deck, cards):
+            return i
+        n = readings(cards, rules, out)
+        if n > out.shape[0]:
+            out = np.empty((n, REC_WIDTH), np.uint64)
+            readings(cards, rules, out)
+        found = False
+        for j in range(n):
+            found = found or out[j, REC_INFO] == info
+        if not found:
+            return i
+    return -1

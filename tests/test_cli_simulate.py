@@ -1,0 +1,93 @@
+"""``fastdou simulate``: summary, JSON, per-deal files written atomically, bad arguments,
+and Ctrl-C."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import fastdou
+from fastdou.cli import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_summary_matches_the_api(capsys):
+    status, out, err = run(capsys, "simulate", "--deals", "2k", "--seed", "3", "--json")
+    assert status == 0
+    summary = json.loads(out)["summary"]
+    expected = fastdou.simulate(2000, seed=3).summary
+    assert summary["deals"] == 2000
+    assert summary["landlord_wins"] == expected.landlord_wins
+    assert summary["plays"] == pytest.approx(expected.plays)
+
+
+def test_readable_summary(capsys):
+    status, out, _ = run(capsys, "simulate", "--deals", "500", "--rules", "jinling",
+                         "--policy", "greedy,random,random")
+    assert status == 0
+    assert out.splitlines()[0] == "jinling (standard), policies greedy,random,random, seed 0"
+    assert "landlord wins" in out and "95% CI" in out
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".jsonl"])
+def test_out_files_hold_every_deal(capsys, tmp_path, suffix):
+    path = tmp_path / f"run{suffix}"
+    status, _, _ = run(capsys, "simulate", "--deals", "1500", "--rules", "four_player",
+                       "--seed", "5", "--out", str(path))
+    assert status == 0
+    expected = fastdou.simulate(1500, "four_player", seed=5, per_deal=True).per_deal
+    if suffix == ".npz":
+        data = dict(np.load(path))
+    else:
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        data = {k: np.array([r[k] for r in rows]) for k in rows[0]}
+    assert np.array_equal(data["deal"], np.arange(1500))
+    for name, values in expected.items():
+        assert np.array_equal(data[name], values), name
+    assert sorted(os.listdir(tmp_path)) == [path.name]       # no temporary file left
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--deals", "0"], "positive"),
+    (["--deals", "ten"], "not a number"),
+    (["--deals", "1.5"], "whole"),
+    (["--rules", "nine_player"], "unknown preset"),
+    (["--policy", "clever"], "unknown policy"),
+    (["--policy", "random,random"], "2 policies for 3 seats"),
+    (["--threads", "0"], "threads"),
+    (["--seed", "-1"], "seed"),
+    (["--out", "results.csv"], ".npz or .jsonl"),
+    (["--out", "/no/such/folder/x.npz"], "does not exist"),
+])
+def test_bad_arguments_are_one_line(capsys, argv, message):
+    status, out, err = run(capsys, "simulate", "--deals", "10", *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("fastdou: error:") and err.count("\n") == 1
+    assert message in err
+
+
+def test_ctrl_c_stops_with_a_message_and_no_file(tmp_path):
+    """SIGINT during a long run: exit 130, one line, and no --out file, finished or not."""
+    path = tmp_path / "big.npz"
+    proc = subprocess.Popen([sys.executable, "-m", "fastdou.cli", "simulate", "--deals",
+                             "100M", "--out", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not os.listdir(tmp_path) and time.time() < deadline:   # the run has started
+        time.sleep(0.05)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.strip() == "fastdou: interrupted"
+    assert os.listdir(tmp_path) == []
