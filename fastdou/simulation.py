@@ -118,7 +118,7 @@ class Summary:
             f"landlord wins      {self.landlord_win_rate:.4f}  (95% CI {lo:.4f} .. {hi:.4f})",
             f"mean score         landlord side {self.landlord_side_score:+.4f}, "
             f"other side {self.farmer_side_score:+.4f} per seat",
-            f"seat scores        " + "  ".join(f"{s:+.4f}" for s in self.seat_scores),
+            "seat scores        " + "  ".join(f"{s:+.4f}" for s in self.seat_scores),
             f"multiplier         {self.multiplier:.4f}",
             f"bombs / rockets    {self.bombs:.4f} / {self.rockets:.4f} per deal",
             f"spring / anti      {self.spring_rate:.4f} / {self.anti_spring_rate:.4f}",

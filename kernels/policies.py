@@ -2,7 +2,9 @@
 
     policy(state, actions, n, rng) -> (index, rng)
 
-``state``: the game state (read it, never write it; see :mod:`fastdou.kernels.state`);
+``state``: the game state (read it, never write it; see :mod:`fastdou.kernels.state`). It
+holds every seat's hand: a policy meant to play fair reads only its own hand
+(``G_HANDS + state[G_PLAYER]``) and what the table has seen;
 ``actions``: ``uint64[n, 2]`` records of the legal actions, in the engine's order (the pass
 first when it is legal); ``rng``: a ``uint64`` random state to draw from with
 :func:`fastdou.kernels.deal.next_below` and hand back. It returns the index of the chosen
