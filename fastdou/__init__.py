@@ -7,19 +7,20 @@
 """
 
 from fastdou import cards
-from fastdou.errors import (AmbiguousMoveError, FastdouError, IllegalMoveError,
-                            InvalidCardsError, RulesError)
+from fastdou.errors import (AmbiguousMoveError, ArgumentError, FastdouError, GameStateError,
+                            IllegalMoveError, InvalidCardsError, PolicyError, RecordError,
+                            RulesError)
 from fastdou.game import Game, GameResult
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
-from fastdou.simulation import PolicyError, SimulationResult, Summary, simulate
+from fastdou.simulation import SimulationResult, Summary, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "AmbiguousMoveError", "FastdouError", "Game", "GameResult", "IllegalMoveError",
-    "InvalidCardsError", "Kind", "Move", "MoveList", "PRESETS", "PROFILES", "PolicyError",
+    "AmbiguousMoveError", "ArgumentError", "FastdouError", "Game", "GameResult",
+    "GameStateError", "IllegalMoveError", "InvalidCardsError", "RecordError", "Kind", "Move", "MoveList", "PRESETS", "PROFILES", "PolicyError",
     "Rules", "RulesError", "SimulationResult", "Summary", "beats", "cards", "classify",
     "generate_batch", "legal_moves", "rules", "simulate",
 ]

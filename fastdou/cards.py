@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastdou.checks import is_whole, short
 from fastdou.errors import InvalidCardsError
 from fastdou.kernels.layout import N_RANKS
+
+MAX_TEXT = 1000      # characters of card text read at most (the largest deck has 108 cards)
+MAX_CARDS = 108      # cards in a DouZero list at most
+PACKED_BITS = 4 * N_RANKS
 
 TOKENS = "3456789TJQKA2BR"
 _ALIASES = {"10": 7, "X": 13, "小王": 13, "D": 14, "大王": 14}
@@ -35,6 +40,9 @@ def _deck_name(rules) -> str:
 
 
 def _from_text(text: str) -> np.ndarray:
+    if len(text) > MAX_TEXT:
+        raise InvalidCardsError(f"card text of {len(text):,} characters is longer than any "
+                                f"hand ({MAX_TEXT} at most): {short(text)}")
     counts = np.zeros(N_RANKS, dtype=np.int64)
     s = text.upper().replace(" ", "").replace(",", "")
     i = 0
@@ -46,17 +54,19 @@ def _from_text(text: str) -> np.ndarray:
                 i += width
                 break
         else:
-            raise InvalidCardsError(f"unknown card token {s[i]!r} in {text!r}")
+            raise InvalidCardsError(f"unknown card token {s[i]!r} in {short(text)}")
     return counts
 
 
 def _from_douzero(values) -> np.ndarray:
+    if len(values) > MAX_CARDS:
+        raise InvalidCardsError(f"a list of {len(values):,} cards is longer than any deck "
+                                f"({MAX_CARDS} cards)")
     counts = np.zeros(N_RANKS, dtype=np.int64)
     for v in values:
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
-                or int(v) not in _DOUZERO_INDEX:
+        if not is_whole(v) or int(v) not in _DOUZERO_INDEX:
             raise InvalidCardsError(
-                f"{v!r} is not a DouZero card (3..14, 17, 20, 30); pass a numpy array of "
+                f"{short(v)} is not a DouZero card (3..14, 17, 20, 30); pass a numpy array of "
                 f"15 counts for a count vector")
         counts[_DOUZERO_INDEX[int(v)]] += 1
     return counts
@@ -67,10 +77,11 @@ def _from_vector(vec: np.ndarray) -> np.ndarray:
         raise InvalidCardsError(f"a count vector has shape (15,), not {vec.shape}")
     if not np.issubdtype(vec.dtype, np.integer):
         raise InvalidCardsError(f"a count vector holds integers, not {vec.dtype}")
-    bad = np.flatnonzero(vec < 0)
+    bad = np.flatnonzero((vec < 0) | (vec > 15))     # compared in vec's own dtype: no wrap
     if bad.size:
         r = int(bad[0])
-        raise InvalidCardsError(f"negative count {int(vec[r])} for {TOKENS[r]!r}")
+        raise InvalidCardsError(f"impossible count {int(vec[r])} for {TOKENS[r]!r} "
+                                f"(0..8 in two decks)")
     return vec.astype(np.int64)
 
 
@@ -87,7 +98,8 @@ def parse(cards, rules=None) -> np.ndarray:
     elif isinstance(cards, (list, tuple)):
         counts = _from_douzero(cards)
     else:
-        raise InvalidCardsError(f"cannot read cards from a {type(cards).__name__}")
+        raise InvalidCardsError(f"cannot read cards from a {type(cards).__name__}; give "
+                                f"text, a DouZero list or a numpy array of 15 counts")
     deck = _deck(rules)
     over = np.flatnonzero(counts > deck)
     if over.size:
@@ -97,14 +109,28 @@ def parse(cards, rules=None) -> np.ndarray:
     return counts.astype(np.uint8)
 
 
+def counts_of(counts) -> np.ndarray:
+    """``counts`` checked as 15 whole counts 0..15 (what a packed hand can hold), as int64."""
+    if isinstance(counts, np.ndarray):
+        return _from_vector(counts)
+    if not isinstance(counts, (list, tuple)) or len(counts) != N_RANKS \
+            or not all(is_whole(c) for c in counts):
+        raise InvalidCardsError(f"counts are 15 whole numbers, not {short(counts)}")
+    for r, c in enumerate(counts):
+        if not 0 <= int(c) <= 15:
+            raise InvalidCardsError(f"impossible count {int(c)} for {TOKENS[r]!r} "
+                                    f"(0..8 in two decks)")
+    return np.array([int(c) for c in counts], dtype=np.int64)
+
+
 def to_text(counts) -> str:
     """Canonical RLCard text, sorted low to high: ``'33344455BR'`` (empty for no cards)."""
-    return "".join(TOKENS[r] * int(c) for r, c in enumerate(counts))
+    return "".join(TOKENS[r] * int(c) for r, c in enumerate(counts_of(counts)))
 
 
 def to_douzero(counts) -> list[int]:
     """DouZero's sorted integer list."""
-    return [DOUZERO[r] for r, c in enumerate(counts) for _ in range(int(c))]
+    return [DOUZERO[r] for r, c in enumerate(counts_of(counts)) for _ in range(int(c))]
 
 
 def to_rlcard(counts) -> str:
@@ -124,10 +150,13 @@ def from_douzero(values, rules=None) -> np.ndarray:
 
 def pack(counts) -> int:
     """The packed ``uint64`` form kernels use (4 bits per rank), as a Python int."""
-    return sum(int(c) << (4 * r) for r, c in enumerate(counts))
+    return sum(int(c) << (4 * r) for r, c in enumerate(counts_of(counts)))
 
 
-def unpack(packed: int) -> np.ndarray:
-    """15 ``uint8`` counts of a packed multiset."""
+def unpack(packed) -> np.ndarray:
+    """15 ``uint8`` counts of a packed multiset (a whole number below 2**60)."""
+    if not is_whole(packed) or not 0 <= int(packed) < 1 << PACKED_BITS:
+        raise InvalidCardsError(f"a packed hand is a whole number 0 <= p < 2**60, "
+                                f"not {short(packed)}")
     packed = int(packed)
     return np.array([(packed >> (4 * r)) & 15 for r in range(N_RANKS)], dtype=np.uint8)

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import decimal
 import json
+import os
+import re
+import signal
 import sys
 import time
 
+from fastdou.checks import short
 from fastdou.errors import FastdouError
 
 
@@ -21,6 +26,14 @@ class _Parser(argparse.ArgumentParser):
 
 class _UsageError(Exception):
     pass
+
+
+class _Terminated(Exception):
+    """SIGTERM, raised where the program stands so that cleanup runs."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
 
 
 def _rules(args):
@@ -36,13 +49,15 @@ def _cmd_moves(args) -> int:
     if args.json:
         print(json.dumps({"hand": cards.to_text(cards.parse(args.hand, r)),
                           "last": as_move(args.last, r).text(), "rules": r.name,
+                          "profile": r.profile,
                           "moves": [{"text": m.text(), "kind": m.kind.name.lower(),
                                      "rank": m.rank, "length": m.length} for m in moves]}))
         return 0
     width = max((len(m.text()) for m in moves), default=0)
     for m in moves:
         print(f"{m.text():<{width}}  {m.kind.name.lower()}")
-    print(f"{len(moves)} moves" + ("" if args.last is None else f" beating {args.last}")
+    print(f"{len(moves)} move{'' if len(moves) == 1 else 's'}"
+          + ("" if args.last is None else f" beating {args.last}")
           + ("" if args.last is None else ", or pass"))
     return 0
 
@@ -53,24 +68,32 @@ def _field_text(value):
     return str(value)
 
 
+def _rules_json(r) -> dict:
+    return {f.name: sorted(k.name.lower() for k in v) if isinstance(v, frozenset) else v
+            for f in dataclasses.fields(r) for v in [getattr(r, f.name)]}
+
+
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
     if args.name is None:
         if args.profile is not None:
             raise _UsageError("--profile needs a preset name: fastdou rules classic --profile ...")
+        if args.json:
+            print(json.dumps({name: _rules_json(rules(name)) for name in PRESETS}))
+            return 0
         for name in PRESETS:
             r = rules(name)
             print(f"{name:<14} {r.players} players, {r.decks} deck(s), "
                   f"{r.hand_size} cards each, kitty {r.kitty}")
         return 0
     r = rules(args.name, profile=args.profile)
-    fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
     if args.json:
-        print(json.dumps({k: sorted(k2.name.lower() for k2 in v) if isinstance(v, frozenset)
-                          else v for k, v in fields.items()}))
+        print(json.dumps(_rules_json(r)))
         return 0
+    fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
+    width = max(len(k) for k in fields)
     for k, v in fields.items():
-        print(f"{k:<16} {_field_text(v)}")
+        print(f"{k:<{width}}  {_field_text(v)}")
     return 0
 
 
@@ -82,87 +105,59 @@ def _cmd_warmup(args) -> int:
     return 0
 
 
+_COUNT = re.compile(r"^(\d+(\.\d*)?|\.\d+)(e[+-]?\d{1,3})?([kmg])?$")
+
+
 def _count(text: str) -> int:
-    """``1M``, ``200k``, ``1e6``, ``5000`` -> a positive int."""
+    """``1M``, ``200k``, ``1e6``, ``5000`` -> a whole number of deals 1..MAX_DEALS."""
+    from fastdou.simulation import MAX_DEALS
     t = text.strip().lower().replace("_", "").replace(",", "")
-    scale = {"k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9}.get(t[-1:], 1)
-    try:
-        value = float(t[:-1] if scale > 1 else t) * scale
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of deals: {text!r}") from None
-    if value != int(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"deals must be a positive whole number: {text!r}")
+    match = _COUNT.match(t) if len(t) <= 40 else None
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a number of deals: {short(text)}")
+    number = t[:-1] if match.group(4) else t
+    value = decimal.Decimal(number) * {"k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9, None: 1}[
+        match.group(4)]
+    if value != value.to_integral_value() or not 1 <= value <= MAX_DEALS:
+        raise argparse.ArgumentTypeError(f"deals must be a whole number 1..{MAX_DEALS:.0e}, "
+                                         f"not {short(text)}")
     return int(value)
 
 
-def _out_writer(path):
-    """A chunk writer for ``--out`` (.jsonl streams; .npz collects) and its finish step.
-    Both write to a temporary file renamed over ``path`` only when complete."""
-    import os
-    import tempfile
-
-    import numpy as np
-    if not path.endswith((".npz", ".jsonl")):
-        raise _UsageError(f"--out must end in .npz or .jsonl, not {path!r}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise _UsageError(f"--out folder does not exist: {folder}")
-    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=os.path.splitext(path)[1],
-                               dir=folder)
-    os.close(fd)
-    chunks = []
-    stream = open(tmp, "w") if path.endswith(".jsonl") else None
-
-    def write(arrays):
-        if stream is None:
-            chunks.append(arrays)
-            return
-        names = list(arrays)
-        columns = [arrays[k].tolist() for k in names]
-        for row in zip(*columns):
-            stream.write(json.dumps(dict(zip(names, row))) + "\n")
-
-    def finish(ok):
-        if stream is not None:
-            stream.close()
-        if ok and stream is None:
-            with open(tmp, "wb") as f:
-                np.savez(f, **{k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]})
-        if ok:
-            os.replace(tmp, path)
-        elif os.path.exists(tmp):
-            os.remove(tmp)
-
-    return write, finish
+def _policies(text: str):
+    """``random`` or one policy per seat: ``greedy, random, random``."""
+    names = [p.strip() for p in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"empty policy name in {short(text)}")
+    return names[0] if len(names) == 1 else names
 
 
 def _cmd_simulate(args) -> int:
     from tqdm import tqdm
 
+    from fastdou.results import ResultWriter
     from fastdou.simulation import simulate
     r = _rules(args)
-    policies = args.policy.split(",")
-    if len(policies) == 1:
-        policies = policies[0]
-    write, finish = _out_writer(args.out) if args.out else (None, None)
+    writer = ResultWriter(args.out) if args.out else None
     bar = tqdm(total=args.deals, unit="deal", unit_scale=True, file=sys.stderr,
                disable=None, leave=False)
-    ok = False
     try:
-        result = simulate(args.deals, r, policies=policies, seed=args.seed,
+        result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
                           threads=args.threads, progress=lambda done: bar.update(done - bar.n),
-                          on_chunk=write)
-        ok = True
+                          on_chunk=writer.write if writer else None)
+        if writer:
+            writer.close()
     finally:
         bar.close()
-        if finish is not None:
-            finish(ok)
+        if writer:
+            writer.discard()             # a no-op once closed: never a partial file
+    policies = ",".join(args.policy) if isinstance(args.policy, list) else args.policy
     if args.json:
         print(json.dumps({"rules": r.name, "profile": r.profile, "seed": args.seed,
-                          "policies": args.policy,
+                          "policies": policies,
                           "summary": dataclasses.asdict(result.summary)}))
     else:
-        print(f"{r.name} ({r.profile}), policies {args.policy}, seed {args.seed}")
+        print(f"{r.name} ({r.profile}), policies {policies}, seed {args.seed}")
         print(result.summary.text())
         if args.out:
             print(f"per-deal results written to {args.out}")
@@ -170,13 +165,15 @@ def _cmd_simulate(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from fastdou import __version__
     p = _Parser(prog="fastdou", description="Dou Dizhu move generation and simulation.")
+    p.add_argument("--version", action="version", version=f"fastdou {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("simulate", help="play many deals and summarise them")
     s.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
     s.add_argument("--rules", default="classic", help="preset name (default classic)")
     s.add_argument("--profile", default=None, help="kicker profile of classic rules")
-    s.add_argument("--policy", default="random",
+    s.add_argument("--policy", type=_policies, default="random",
                    help="random or greedy, or one per seat separated by commas")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None)
@@ -201,15 +198,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run the command line; returns the exit status (2 for bad input, 130 / 143 when
+    interrupted by SIGINT / SIGTERM)."""
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
-    except (_UsageError, FastdouError, ValueError) as e:
+    except (_UsageError, FastdouError) as e:
         print(f"fastdou: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):       # output piped to a reader that closed
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
+        print(f"fastdou: error: {e.strerror or e}"
+              + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("fastdou: interrupted", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("fastdou: terminated", file=sys.stderr)
+        return 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -19,3 +19,21 @@ class IllegalMoveError(FastdouError):
 
 class AmbiguousMoveError(FastdouError):
     """Cards with several readings, given without a hint saying which one is meant."""
+
+
+class PolicyError(FastdouError):
+    """An unknown policy name, a policy function that does not fit the signature, or one
+    that fails while playing."""
+
+
+class ArgumentError(FastdouError):
+    """An argument of the wrong type, range or shape (a seat, seed, count, thread number)."""
+
+
+class GameStateError(FastdouError):
+    """A request the game's state does not allow: a result before the end, an undo with
+    nothing to undo."""
+
+
+class RecordError(FastdouError):
+    """A game record (``Game.loads``) that is not valid JSON of the documented form."""

@@ -14,12 +14,17 @@ import json
 import numpy as np
 
 from fastdou import cards as _cards
-from fastdou.errors import IllegalMoveError, InvalidCardsError, RulesError
+from fastdou.checks import is_whole, seat as _seat, short, whole
+from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError, InvalidCardsError,
+                            RecordError)
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
+
+# The largest value a non-play action takes (bids 1..3; call, grab, reveal, double 1).
+_MAX_ACTION_VALUE = 3
 
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
@@ -42,9 +47,17 @@ class GameResult:
     history: tuple              # (seat, phase, action) for every action
 
 
+def _record_base(name: str, profile: str) -> Rules:
+    """What a record's rules are written against: the preset of that name and profile, or
+    for house rules under a name of their own, the dataclass defaults."""
+    if name in PRESETS:
+        return make_rules(name, profile=profile)
+    return Rules(name=name, profile=profile)
+
+
 def _json_rules(r: Rules) -> dict:
     """The fields of ``r`` that differ from its preset (plus name and profile)."""
-    base = make_rules(r.name, profile=r.profile)
+    base = _record_base(r.name, r.profile)
     out = {"name": r.name, "profile": r.profile}
     for f in dataclasses.fields(r):
         v, b = getattr(r, f.name), getattr(base, f.name)
@@ -54,12 +67,25 @@ def _json_rules(r: Rules) -> dict:
     return out
 
 
-def _rules_from_json(d: dict) -> Rules:
+def _rules_from_json(d) -> Rules:
+    if not isinstance(d, dict) or not isinstance(d.get("name"), str) \
+            or not isinstance(d.get("profile", "standard"), str):
+        raise RecordError(f"a record's rules are an object with a name, not {short(d)}")
     d = dict(d)
-    name = d.pop("name")
-    if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r} in game record")
-    return make_rules(name, profile=d.pop("profile", None), **d)
+    base = _record_base(d.pop("name"), d.pop("profile", "standard"))
+    return base.replace(**d) if d else base
+
+
+def _action_from_json(a, rules):
+    """An action of a record: ``"pass"``, an int, or ``[text, kind]``."""
+    if isinstance(a, list):
+        if len(a) != 2 or not all(isinstance(x, str) for x in a):
+            raise RecordError(f"a move in a record is [text, kind], not {short(a)}")
+        return Move.parse(a[0], rules, kind=a[1])
+    if isinstance(a, str) or is_whole(a):
+        return a
+    raise RecordError(f"an action in a record is 'pass', an int or [text, kind], "
+                      f"not {short(a)}")
 
 
 class Game:
@@ -77,10 +103,7 @@ class Game:
         """Deal ``deal`` of ``seed``: the same cards, first bidder and redeals as
         :func:`fastdou.simulate` plays for that deal."""
         rules = as_rules(rules)
-        for name, v in (("seed", seed), ("deal", deal)):
-            if not isinstance(v, (int, np.integer)) or not 0 <= v < 2 ** 63:
-                raise ValueError(f"{name} must be a whole number 0 <= {name} < 2**63, "
-                                 f"not {v!r}")
+        seed, deal = whole("seed", seed), whole("deal", deal)
         state = E.new_state()
         E.start(state, rules.array, int(seed), int(deal))
         return cls(rules, state, {"seed": int(seed), "deal": int(deal)})
@@ -95,8 +118,12 @@ class Game:
         if nobody takes the landlord, deal from ``seed``.
         """
         rules = as_rules(rules)
+        if not isinstance(hands, (list, tuple)):
+            raise InvalidCardsError(f"hands are a list of one hand per seat, not {short(hands)}")
         if len(hands) != rules.players:
             raise InvalidCardsError(f"{len(hands)} hands for {rules.players} players")
+        seed = whole("seed", seed)
+        first = _seat("first", first, rules.players)
         counts = [_cards.parse(h, rules) for h in hands]
         for seat, c in enumerate(counts):
             if c.sum() != rules.hand_size:
@@ -112,16 +139,13 @@ class Game:
             r = int(over[0])
             raise InvalidCardsError(f"the hands and kitty hold {int(total[r])} of "
                                     f"{_cards.TOKENS[r]!r}; the deck has {int(rules.deck[r])}")
-        if not 0 <= first < rules.players:
-            raise ValueError(f"first must be a seat 0..{rules.players - 1}, not {first!r}")
         bright = dark = 0
         if rules.bidding == "marked":
-            if landlords is None or len(landlords) != 2 or not all(
-                    0 <= s < rules.players for s in landlords):
-                raise ValueError("marked-card rules need landlords=(bright, dark) seats")
-            bright, dark = (int(s) for s in landlords)
+            if not isinstance(landlords, (list, tuple)) or len(landlords) != 2:
+                raise ArgumentError("marked-card rules need landlords=(bright, dark) seats")
+            bright, dark = (_seat("landlords", s, rules.players) for s in landlords)
         elif landlords is not None:
-            raise ValueError(f"landlords= is for marked-card rules; {rules.name} bids")
+            raise ArgumentError(f"landlords= is for marked-card rules; {rules.name} bids")
         state = E.new_state()
         state[S.G_SEED] = seed
         packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
@@ -158,6 +182,7 @@ class Game:
 
     def hand(self, seat: int) -> np.ndarray:
         """The 15 counts seat ``seat`` holds."""
+        seat = _seat("seat", seat, self.rules.players)
         return _cards.unpack(int(self._state[S.G_HANDS + seat]))
 
     @property
@@ -191,11 +216,13 @@ class Game:
                 action = Move.parse(action, self.rules)
             if not isinstance(action, Move):
                 raise IllegalMoveError(f"the play phase takes a Move or its text, "
-                                       f"not {action!r}")
+                                       f"not {short(action)}")
             return action.record
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalMoveError(f"the {self.phase} phase takes an int, not {action!r}")
-        return np.array([int(action), 0], dtype=np.uint64) if action >= 0 else None
+        if not is_whole(action):
+            raise IllegalMoveError(f"the {self.phase} phase takes an int, not {short(action)}")
+        if not 0 <= action <= _MAX_ACTION_VALUE:
+            raise IllegalMoveError(self._why_illegal(int(action), None))
+        return np.array([int(action), 0], dtype=np.uint64)
 
     def play(self, action) -> None:
         """Apply ``action`` after checking it is legal now (IllegalMoveError says why)."""
@@ -203,7 +230,7 @@ class Game:
             raise IllegalMoveError("the hand is over")
         record = self._record_of(action)
         records = self._records()
-        if record is None or not ((records == record).all(axis=1)).any():
+        if not ((records == record).all(axis=1)).any():
             raise IllegalMoveError(self._why_illegal(action, record))
         self.push(action, _record=record)
 
@@ -224,15 +251,24 @@ class Game:
         return f"{move.text()} does not beat {last.text()}"
 
     def push(self, action, *, _record=None) -> None:
-        """Apply ``action`` without checking it (fast; an illegal action corrupts the hand)."""
+        """Apply ``action`` without checking that it is legal now (fast): only that it is an
+        action of this phase and, in play, that the player holds its cards. A move that does
+        not beat the last one, or a pass when leading, is applied as given."""
+        if self.is_terminal():
+            raise GameStateError("the hand is over")
         record = _record if _record is not None else self._record_of(action)
+        if self.phase == "play":        # the one check push keeps: no card is played twice
+            held = int(self._state[S.G_HANDS + self.current_player])
+            if (_cards.unpack(int(record[0])) > _cards.unpack(held)).any():
+                raise IllegalMoveError(f"seat {self.current_player} does not hold "
+                                       f"{Move.from_record(record).text()}")
         self._stack.append((self._state.copy(), action))
         E.apply(self._state, self.rules.array, record)
 
     def pop(self):
         """Undo the last action exactly and return it."""
         if not self._stack:
-            raise IndexError("no action to undo")
+            raise GameStateError("no action to undo")
         state, action = self._stack.pop()
         self._state = state.copy()       # the saved state may be shared with a clone
         return action
@@ -245,7 +281,7 @@ class Game:
     # ----------------------------------------------------------------- result and record
     def result(self) -> GameResult:
         if not self.is_terminal():
-            raise ValueError("the hand is not over")
+            raise GameStateError("the hand is not over")
         st = self._state
         n = self.rules.players
         spring = int(st[S.G_SPRING])
@@ -285,24 +321,35 @@ class Game:
 
     @classmethod
     def loads(cls, text: str) -> "Game":
-        """Replay a JSON game record (every action checked) to the state it reached."""
+        """Replay a JSON game record (every action checked) to the state it reached.
+
+        A record that is not of the documented form raises ``RecordError``; an action that
+        is illegal where it stands raises ``IllegalMoveError`` naming its position."""
+        if not isinstance(text, (str, bytes)):
+            raise RecordError(f"a game record is JSON text, not {short(text)}")
         try:
             rec = json.loads(text)
-            rules = _rules_from_json(rec["rules"])
-            start = rec["start"]
-            actions = rec["actions"]
-        except (ValueError, KeyError, TypeError) as e:
-            raise ValueError(f"not a fastdou game record: {e}") from None
-        if "hands" in start:
-            game = cls.from_hands(start["hands"], rules, kitty=start["kitty"],
-                                  first=start["first"], seed=start["seed"],
-                                  landlords=start.get("landlords"))
-        else:
-            game = cls.new(rules, seed=start["seed"], deal=start["deal"])
-        for a in actions:
-            if isinstance(a, list):
-                a = Move.parse(a[0], rules, kind=a[1])
-            game.play(a)
+        except (ValueError, RecursionError) as e:
+            raise RecordError(f"not a fastdou game record: {short(str(e))}") from None
+        if not isinstance(rec, dict) or not {"rules", "start", "actions"} <= rec.keys():
+            raise RecordError("a game record is an object with rules, start and actions")
+        rules, start, actions = _rules_from_json(rec["rules"]), rec["start"], rec["actions"]
+        if not isinstance(start, dict) or not isinstance(actions, list):
+            raise RecordError("a record's start is an object and its actions a list")
+        try:
+            if "hands" in start:
+                game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
+                                      first=start.get("first", 0), seed=start.get("seed", 0),
+                                      landlords=start.get("landlords"))
+            else:
+                game = cls.new(rules, seed=start.get("seed"), deal=start.get("deal"))
+        except FastdouError as e:
+            raise RecordError(f"the record's start: {e}") from None
+        for k, a in enumerate(actions):
+            try:
+                game.play(_action_from_json(a, rules))
+            except FastdouError as e:
+                raise type(e)(f"action {k} of the record: {e}") from None
         return game
 
     def __repr__(self) -> str:

@@ -6,6 +6,7 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou import kernels as K
+from fastdou.checks import short
 from fastdou.errors import IllegalMoveError, InvalidCardsError
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move, MoveList, classify
@@ -21,7 +22,7 @@ def as_move(move, rules) -> Move:
     if isinstance(move, str):
         return Move.parse(move, rules)
     if not isinstance(move, Move):
-        raise IllegalMoveError(f"expected a Move, its text or None, not {type(move).__name__}")
+        raise IllegalMoveError(f"expected a Move, its text or None, not {short(move)}")
     if move.is_pass():
         return move
     _cards.parse(move.cards, rules)
@@ -51,7 +52,11 @@ def beats(a, b, rules="classic") -> bool:
 def _hands_array(hands, rules) -> np.ndarray:
     """Validate a ``(n, 15)`` integer array of hands; return it packed (``uint64[n]``)."""
     if not isinstance(hands, np.ndarray):
-        hands = np.asarray(hands)
+        try:
+            hands = np.asarray(hands)
+        except (ValueError, TypeError, OverflowError):
+            raise InvalidCardsError(f"hands must be an (n, 15) integer array, not "
+                                    f"{short(hands)}") from None
     if hands.ndim != 2 or hands.shape[1] != 15:
         raise InvalidCardsError(f"hands must have shape (n, 15), not {hands.shape}")
     if not np.issubdtype(hands.dtype, np.integer):
@@ -80,7 +85,9 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
             raise IllegalMoveError(f"lasts[{bad}] = {lasts[bad].tolist()} is not a legal "
                                    f"move under {rules.name} rules (nor a pass [0, 0])")
         return lasts
-    lasts = list(lasts)
+    if not isinstance(lasts, (list, tuple)):
+        raise IllegalMoveError(f"lasts must be None, a list of moves or a uint64 (n, 2) "
+                               f"array, not {short(lasts)}")
     if len(lasts) != n:
         raise IllegalMoveError(f"{len(lasts)} lasts for {n} hands")
     out = np.zeros((n, REC_WIDTH), dtype=np.uint64)

@@ -12,7 +12,8 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou import kernels as K
-from fastdou.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardsError
+from fastdou.checks import is_whole, short
+from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError
 from fastdou.kernels.layout import INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
 from fastdou.kinds import Kind
 from fastdou.rules import as_rules
@@ -22,6 +23,7 @@ from fastdou.rules import as_rules
 _CHAIN_WIDTH = {Kind.SOLO_CHAIN: 1, Kind.PAIR_CHAIN: 2, Kind.TRIO_CHAIN: 3,
                 Kind.PLANE_SOLO: 3, Kind.PLANE_PAIR: 3, Kind.QUAD_CHAIN: 4, Kind.CARRIER: 4,
                 Kind.SPACESHIP: 4}
+_KIND_IDS = frozenset(int(k) for k in Kind)
 _SINGLE_CORE = {Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SOLO: 4,
                 Kind.FOUR_TWO_PAIR: 4, Kind.QUAD_TRIO: 4, Kind.DRESS: 4}
 
@@ -37,14 +39,20 @@ class Move:
     PASS: "Move"
 
     def __init__(self, packed: int, kind, rank: int = 0, length: int = 1):
-        try:
-            kind = Kind(kind)
-        except ValueError:
-            raise IllegalMoveError(f"unknown kind id {kind!r}") from None
-        object.__setattr__(self, "packed", int(packed))
+        if not is_whole(kind) or int(kind) not in _KIND_IDS:
+            raise IllegalMoveError(f"unknown kind id {short(kind)}")
+        for name, v, top in (("packed", packed, (1 << 60) - 1), ("rank", rank, 14),
+                             ("length", length, 255)):
+            if not is_whole(v) or not 0 <= v <= top:
+                raise IllegalMoveError(f"a move's {name} is a whole number 0..{top}, "
+                                       f"not {short(v)}")
+        self._set(int(packed), Kind(int(kind)), int(rank), int(length))
+
+    def _set(self, packed, kind, rank, length):
+        object.__setattr__(self, "packed", packed)
         object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "rank", int(rank))
-        object.__setattr__(self, "length", int(length))
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "length", length)
 
     def __setattr__(self, name, value):
         raise AttributeError("Move is immutable")
@@ -57,8 +65,10 @@ class Move:
     def from_record(cls, record) -> "Move":
         """The Move of a kernel record ``[cards, info]``."""
         info = int(record[1])
-        return cls(int(record[0]), info & 255, (info >> INFO_RANK_SHIFT) & 255,
-                   (info >> INFO_LENGTH_SHIFT) & 255)
+        move = cls.__new__(cls)      # the kernels' fields are in range by construction
+        move._set(int(record[0]), Kind(info & 255), (info >> INFO_RANK_SHIFT) & 255,
+                  (info >> INFO_LENGTH_SHIFT) & 255)
+        return move
 
     @property
     def info(self) -> int:
@@ -94,7 +104,7 @@ class Move:
             core[self.rank] = _SINGLE_CORE[self.kind]
         else:
             core = counts
-        return core
+        return np.minimum(core, counts)     # a Move built by hand may not be a real reading
 
     def text(self) -> str:
         """Cards as text, attachments after a '+': ``'333444+55'``; ``'pass'`` for a pass."""
@@ -131,43 +141,55 @@ class Move:
         main part; ``kind`` (a Kind or its name) picks a kind. Raises IllegalMoveError for
         cards with no such reading, AmbiguousMoveError when several readings remain.
         """
-        rules = as_rules(rules)
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"a move's text must be a str, not {type(text).__name__}")
-        if text.strip().lower() in ("pass", "p", ""):
-            return cls.PASS
-        main, plus, _ = text.partition("+")
-        counts = _cards.parse(text.replace("+", ""), rules)
-        options = classify(counts, rules)
-        if kind is not None:
-            want = kind if isinstance(kind, Kind) else _kind_named(kind)
-            options = [m for m in options if m.kind == want]
-        if not options:
-            raise IllegalMoveError(f"{text!r} is not a legal move under {rules.name} rules"
-                                   + (f" as {kind}" if kind is not None else ""))
-        if plus:
-            core = _cards.parse(main, rules)
-            options = [m for m in options if np.array_equal(m.core(), core)]
-            if not options:
-                raise IllegalMoveError(f"{text!r}: no reading has {main!r} as its main part")
-        elif len(options) > 1:
+        options = readings_of_text(text, rules, kind=kind)
+        if len(options) > 1:
             plain = [m for m in options if np.array_equal(m.core(), m.cards)]
-            options = plain if len(plain) == 1 else options
+            options = plain if len(plain) == 1 and "+" not in text else options
         if len(options) > 1:
             raise AmbiguousMoveError(
-                f"{text!r} reads as {', '.join(repr(m) for m in options)}; say which with "
-                f"a '+' or kind=")
+                f"{short(text)} reads as {', '.join(repr(m) for m in options)}; say which "
+                f"with a '+' or kind=")
         return options[0]
+
+
+def readings_of_text(text: str, rules, *, kind=None) -> list:
+    """Every move a move's text may mean (at least one; pass for ``'pass'``): the readings of
+    its cards, narrowed to those whose main part is the part before a '+' and to ``kind``.
+    Raises IllegalMoveError when none is left."""
+    rules = as_rules(rules)
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"a move's text must be a str, not {short(text)}")
+    if text.strip().lower() in ("pass", "p", ""):
+        return [Move.PASS]
+    main, plus, _ = text.partition("+")
+    options = classify(_cards.parse(text.replace("+", ""), rules), rules)
+    if kind is not None:
+        want = kind if isinstance(kind, Kind) else _kind_named(kind)
+        options = [m for m in options if m.kind == want]
+    if not options:
+        raise IllegalMoveError(f"{short(text)} is not a legal move under {rules.name} rules"
+                               + (f" as {_kind_named(kind).name.lower()}"
+                                  if kind is not None else ""))
+    if plus:
+        core = _cards.parse(main, rules)
+        options = [m for m in options if np.array_equal(m.core(), core)]
+        if not options:
+            raise IllegalMoveError(f"{short(text)}: no reading has {short(main)} as its "
+                                   f"main part")
+    return options
 
 
 Move.PASS = Move(0, Kind.PASS, 0, 0)
 
 
 def _kind_named(name) -> Kind:
-    try:
-        return Kind[str(name).upper()]
-    except KeyError:
-        raise IllegalMoveError(f"unknown kind {name!r}") from None
+    if isinstance(name, Kind):
+        return name
+    if isinstance(name, str) and name.upper() in Kind.__members__:
+        return Kind[name.upper()]
+    if is_whole(name) and int(name) in _KIND_IDS:
+        return Kind(int(name))
+    raise IllegalMoveError(f"unknown kind {short(name)}")
 
 
 def classify(cards, rules="classic") -> list[Move]:
@@ -208,9 +230,8 @@ class MoveList:
         """Whether a Move is listed; text is listed if any of its readings is."""
         if isinstance(move, str):
             try:
-                return any(m in self for m in classify(move.replace("+", ""), self.rules)
-                           if m == Move.parse(move, self.rules, kind=m.kind))
-            except (IllegalMoveError, InvalidCardsError):
+                return any(m in self for m in readings_of_text(move, self.rules))
+            except FastdouError:
                 return False
         if not isinstance(move, Move):
             return False

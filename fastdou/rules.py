@@ -8,13 +8,16 @@ the small ``int64`` array :meth:`Rules.array` returns.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
+from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kinds import Kind
 
 _BOMBS = frozenset({Kind.BOMB, Kind.ROCKET, Kind.PASS})
@@ -48,7 +51,8 @@ class Rules:
     """Every rule that varies between the games of RULES.md, as one frozen value.
 
     Pattern fields (what may be played) are lowered to the kernels' rules array; deal fields
-    describe the table. Build one with :func:`fastdou.rules`, which validates it.
+    describe the table. Build one with :func:`fastdou.rules`; however it is built, it is
+    validated on construction (``RulesError``), so kernels only ever see rules they can run.
     """
 
     name: str = "classic"
@@ -89,6 +93,9 @@ class Rules:
     scoring: str = "landlord"
     bomb_factors: tuple = (1, 1, 1, 1, 2, 2, 2, 2, 2)
     joker_bomb_factor: int = 2
+
+    def __post_init__(self):
+        self._validate()
 
     # ------------------------------------------------------------------ derived views
     @property
@@ -157,7 +164,7 @@ class Rules:
 
     def replace(self, **changes) -> "Rules":
         """A validated copy with some fields changed (see :func:`rules` for shorthands)."""
-        return _build(dataclasses.replace(self, **_normalise(self, changes)))
+        return dataclasses.replace(self, **_normalise(self, changes))
 
     # ------------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -168,18 +175,26 @@ class Rules:
             value, default = getattr(self, f.name), getattr(Rules, f.name)
             if type(default) in (int, bool, str, tuple, frozenset) and \
                     type(value) is not type(default):
-                bad(f"{f.name} must be a {type(default).__name__}, not {value!r}")
-
+                bad(f"{f.name} must be a {type(default).__name__}, not {short(value)}")
+        if not self.name or len(self.name) > 64:
+            bad("name must be 1 to 64 characters")
         if self.decks not in (1, 2):
             bad(f"decks must be 1 or 2, not {self.decks!r}")
-        if not 2 <= self.players <= 8:
-            bad(f"players must be 2 to 8, not {self.players!r}")
+        if not 2 <= self.players <= S_MAX_PLAYERS:
+            bad(f"players must be 2 to {S_MAX_PLAYERS}, not {self.players!r}")
         for r in self.removed_ranks:
-            if not (isinstance(r, int) and 0 <= r < L.N_RANKS):
-                bad(f"removed_ranks holds {r!r}, not a rank index 0..14")
+            if not (is_whole(r) and 0 <= r < L.N_RANKS):
+                bad(f"removed_ranks holds {short(r)}, not a rank index 0..14")
+        if self.hand_size < 1:
+            bad(f"hand_size must be at least 1, not {self.hand_size}")
+        if self.kitty < 0:
+            bad(f"kitty must be 0 or more, not {self.kitty}")
         for k in self.kinds:
             if not isinstance(k, Kind) or k in _BOMBS:
-                bad(f"kinds holds {k!r}: bombs are set by bomb_min/bomb_max/joker_bombs")
+                bad(f"kinds holds {short(k)}: not a Kind of play (bombs are set by "
+                    f"bomb_min/bomb_max/joker_bombs)")
+        if Kind.SOLO not in self.kinds:
+            bad("kinds must include solo: without it a hand of odd cards has no legal lead")
         for f in ("solo_chain_min", "pair_chain_min", "trio_chain_min", "quad_chain_min"):
             if not 2 <= getattr(self, f) <= 12:
                 bad(f"{f} must be 2..12, not {getattr(self, f)!r}")
@@ -210,12 +225,15 @@ class Rules:
         if not 0 <= self.max_grabs <= 16:
             bad(f"max_grabs must be 0..16, not {self.max_grabs!r}")
         if len(self.bomb_factors) != 9 or not all(
-                isinstance(f, int) and 1 <= f <= 16 for f in self.bomb_factors):
+                is_whole(f) and 1 <= f <= 16 for f in self.bomb_factors):
             bad("bomb_factors must be 9 whole numbers 1..16 (the factor of a bomb of 0..8 cards)")
         if not 1 <= self.joker_bomb_factor <= 16:
             bad(f"joker_bomb_factor must be 1..16, not {self.joker_bomb_factor!r}")
         if self.bidding == "marked" and self.decks != 2:
             bad("marked-card landlords need two decks (two copies of the marked card)")
+        jokers = int(self.deck[L.SMALL_JOKER:].sum())
+        if self.bidding == "marked" and self.players * self.hand_size <= jokers:
+            bad("marked-card landlords need a card that is not a joker in the hands")
         if self.bidding in ("call_grab",) and self.players != 2:
             bad("call_grab bidding is for two players")
         if self.scoring == "points" and self.players != 3:
@@ -266,37 +284,59 @@ PRESETS = {
 FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
 
 
+def _kind_list(value) -> frozenset:
+    """Kinds given as Kind values, ids or names."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise RulesError(f"kinds must be a collection of kinds, not {short(value)}")
+    kinds = []
+    for k in value:
+        try:
+            if isinstance(k, str):
+                kinds.append(Kind[k.upper()])
+            elif is_whole(k):
+                kinds.append(Kind(int(k)))
+            else:
+                raise TypeError
+        except (KeyError, ValueError, TypeError):
+            raise RulesError(f"unknown kind {short(k)}") from None
+    return frozenset(kinds)
+
+
 def _normalise(base: Rules, changes: dict) -> dict:
     """Turn shorthands (``four_two=``, kind names as strings) into real field values."""
     changes = dict(changes)
+    if "kinds" in changes:
+        changes["kinds"] = _kind_list(changes["kinds"])
     if "four_two" in changes:
         four_two = changes.pop("four_two")
-        if not isinstance(four_two, bool):
-            raise RulesError(f"four_two must be True or False, not {four_two!r}")
-        kinds = frozenset(changes.get("kinds", base.kinds)) - _NO_FOUR_TWO
+        if not isinstance(four_two, (bool, np.bool_)):
+            raise RulesError(f"four_two must be True or False, not {short(four_two)}")
+        kinds = changes.get("kinds", base.kinds) - _NO_FOUR_TWO
         changes["kinds"] = kinds | (_NO_FOUR_TWO if four_two else frozenset())
-    if "kinds" in changes:
-        kinds = []
-        for k in changes["kinds"]:
-            try:
-                kinds.append(Kind[k.upper()] if isinstance(k, str) else Kind(k))
-            except (KeyError, ValueError):
-                raise RulesError(f"unknown kind {k!r}") from None
-        changes["kinds"] = frozenset(kinds)
+    for f, v in changes.items():                   # numpy scalars as Python values
+        if isinstance(v, np.bool_):
+            changes[f] = bool(v)
+        elif isinstance(v, np.integer):
+            changes[f] = int(v)
     for f in ("removed_ranks", "bomb_factors"):
         if isinstance(changes.get(f), (list, tuple)):
             changes[f] = tuple(changes[f])
     if "removed_ranks" in changes and isinstance(changes["removed_ranks"], tuple):
-        changes["removed_ranks"] = tuple(sorted(changes["removed_ranks"]))
+        try:
+            changes["removed_ranks"] = tuple(sorted(changes["removed_ranks"]))
+        except TypeError:
+            raise RulesError(f"removed_ranks must be rank indices 0..14, not "
+                             f"{short(changes['removed_ranks'])}") from None
     unknown = set(changes) - FIELDS
     if unknown:
         raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
     return changes
 
 
-def _build(r: Rules) -> Rules:
-    r._validate()
-    return r
+@functools.lru_cache(maxsize=None)
+def _preset(name: str) -> Rules:
+    """A preset as given (cached: a Rules is immutable, and its kernel array is built once)."""
+    return Rules(name=name, **PRESETS[name])
 
 
 def rules(name: str | Rules = "classic", *, profile: str | None = None, **overrides) -> Rules:
@@ -311,13 +351,16 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None, **overri
         if profile is None and not overrides:
             return base
     else:
-        if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
-        base = Rules(name=name, **PRESETS[name])
+        if not isinstance(name, str) or name not in PRESETS:
+            raise RulesError(f"unknown preset {short(name)}; presets: {', '.join(PRESETS)}")
+        base = _preset(name)
+        if profile is None and not overrides:
+            return base
     fields = {}
     if profile is not None:
-        if profile not in PROFILES:
-            raise RulesError(f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}")
+        if not isinstance(profile, str) or profile not in PROFILES:
+            raise RulesError(f"unknown profile {short(profile)}; profiles: "
+                             f"{', '.join(PROFILES)}")
         fields.update(PROFILES[profile], profile=profile)
         preset_kinds = PRESETS[base.name].get("kinds", Rules.kinds) \
             if base.name in PRESETS else base.kinds
@@ -333,4 +376,4 @@ def as_rules(r) -> Rules:
         return r
     if isinstance(r, str):
         return rules(r)
-    raise RulesError(f"rules must be a preset name or a Rules object, not {type(r).__name__}")
+    raise RulesError(f"rules must be a preset name or a Rules object, not {short(r)}")

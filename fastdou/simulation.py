@@ -9,35 +9,35 @@ import math
 import numba
 import numpy as np
 
-from fastdou.errors import FastdouError
+from fastdou.checks import INT64_MAX, flag, short, whole
+from fastdou.errors import ArgumentError, PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import GREEDY, RANDOM, USER
 from fastdou.rules import as_rules
 
 CHUNK = 1 << 16
+MAX_DEALS = 10 ** 12          # about two months of one machine: a typo, not a study
+PER_DEAL_MAX = 10_000_000     # deals kept in memory by per_deal=True (~1.5 GB); stream more
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
-
-
-class PolicyError(FastdouError):
-    """An unknown policy name, or a policy function that does not fit the signature."""
 
 
 def _check_user_policy(fn, rules):
     """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         raise PolicyError(f"a policy function must be compiled with @numba.njit, not "
-                          f"{type(fn).__name__}")
+                          f"{short(fn)}")
     state = np.zeros(S.STATE_SIZE, np.int64)
     actions = np.zeros((2, 2), np.uint64)
     try:
         out = fn(state, actions, 2, np.uint64(1))
     except Exception as e:   # typing errors, or a policy that fails on a plain input
         raise PolicyError(f"policy {fn.__name__} does not take (state, actions, n, rng): "
-                          f"{str(e).splitlines()[0]}") from None
+                          f"{short((str(e).splitlines() or [type(e).__name__])[0])}") \
+            from None
     if not (isinstance(out, tuple) and len(out) == 2
             and all(isinstance(v, (int, np.integer)) for v in out)):
-        raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {out!r}")
+        raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {short(out)}")
 
 
 _USER_LOOPS: dict = {}
@@ -54,8 +54,13 @@ def _simulator(user):
 
 def _policy_codes(policies, rules):
     """Per-seat policy codes and the user function (or None)."""
-    seats = [policies] * rules.players if isinstance(policies, str) or callable(policies) \
-        else list(policies)
+    if isinstance(policies, str) or callable(policies):
+        seats = [policies] * rules.players
+    elif isinstance(policies, (list, tuple)):
+        seats = list(policies)
+    else:
+        raise PolicyError(f"policies are a name, an @njit function or one per seat, not "
+                          f"{short(policies)}")
     if len(seats) != rules.players:
         raise PolicyError(f"{len(seats)} policies for {rules.players} seats")
     user = None
@@ -63,8 +68,8 @@ def _policy_codes(policies, rules):
     for s, p in enumerate(seats):
         if isinstance(p, str):
             if p not in POLICIES:
-                raise PolicyError(f"unknown policy {p!r}; policies: {', '.join(POLICIES)} "
-                                  f"or an @njit function")
+                raise PolicyError(f"unknown policy {short(p)}; policies: "
+                                  f"{', '.join(POLICIES)} or an @njit function")
             codes[s] = POLICIES[p]
         elif callable(p):
             if user is not None and p is not user:
@@ -74,7 +79,7 @@ def _policy_codes(policies, rules):
             user = p
             codes[s] = USER
         else:
-            raise PolicyError(f"a policy is a name or an @njit function, not {p!r}")
+            raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     return codes, user
 
 
@@ -207,20 +212,22 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
     per-deal arrays (as ``per_deal`` gives them, plus ``deal``: the deal indices).
     """
     rules = as_rules(rules)
-    if isinstance(deals, (bool, np.bool_)) or not isinstance(deals, (int, np.integer)) \
-            or deals <= 0:
-        raise ValueError(f"deals must be a positive whole number, not {deals!r}")
-    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
-        raise ValueError(f"seed must be a whole number 0 <= seed < 2**63, not {seed!r}")
-    if not isinstance(first, (int, np.integer)) or first < 0:
-        raise ValueError(f"first must be a whole number >= 0, not {first!r}")
+    deals = whole("deals", deals, 1, MAX_DEALS)
+    seed = whole("seed", seed)
+    first = whole("first", first, 0, INT64_MAX - deals)
+    per_deal = flag("per_deal", per_deal)
+    if per_deal and deals > PER_DEAL_MAX:
+        raise ArgumentError(f"per_deal=True keeps every deal in memory: at most "
+                            f"{PER_DEAL_MAX:,} deals; stream more with on_chunk=")
+    for name, fn in (("progress", progress), ("on_chunk", on_chunk)):
+        if fn is not None and not callable(fn):
+            raise ArgumentError(f"{name} must be a function or None, not {short(fn)}")
+    if threads is not None:
+        threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, user = _policy_codes(policies, rules)
     simulate_range = _simulator(user)
     previous = numba.get_num_threads()
     if threads is not None:
-        if not isinstance(threads, int) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
-                             f"not {threads!r}")
         numba.set_num_threads(threads)
     try:
         totals = _Totals(rules.players)
@@ -231,8 +238,8 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            simulate_range(rules.array, int(seed), int(first) + done, codes, res, scores,
-                           errors)
+            _run(simulate_range, user, rules.array, seed, first + done, codes, res, scores,
+                 errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "
@@ -255,6 +262,20 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
                          np.concatenate([k[1] for k in kept]))
     return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
                             per_deal=arrays)
+
+
+def _run(simulate_range, user, *args):
+    """Run a compiled simulation chunk; an exception raised by a user policy inside it
+    (Numba reports it as a SystemError) becomes a PolicyError."""
+    if user is None:
+        simulate_range(*args)
+        return
+    try:
+        simulate_range(*args)
+    except Exception as e:
+        cause = e.__cause__ or e.__context__ or e
+        raise PolicyError(f"policy {user.__name__} raised {type(cause).__name__}: "
+                          f"{short(str(cause))}") from None
 
 
 def _arrays(res, scores) -> dict:

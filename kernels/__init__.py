@@ -9,6 +9,12 @@ Data (see :mod:`fastdou.kernels.layout`):
   read the info word;
 * rules are ``fastdou.rules(...).array``, an ``int64`` array.
 
+Kernels trust their inputs, as compiled code must: a hand's counts must lie within the deck
+of the rules passed (``Rules.deck``), records must be moves of those rules, arrays must have
+the documented shapes and dtypes. The Python API (``fastdou.legal_moves``, ``Game``, ...)
+checks all of that before it calls a kernel; code calling kernels directly checks it once at
+its own boundary.
+
 Generators take an output array and return how many moves exist, writing as many as fit, so
 ``out`` of length 0 counts without building (or use the ``count_*`` functions)::
 

@@ -58,7 +58,13 @@ def test_out_files_hold_every_deal(capsys, tmp_path, suffix):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--deals", "0"], "positive"),
+    (["--deals", "0"], "whole number 1.."),
+    (["--deals", "inf"], "not a number"),
+    (["--deals", "1e400"], "whole number 1.."),
+    (["--deals", "9223372036854775808"], "whole number 1.."),
+    (["--threads", "1.5"], "invalid int"),
+    (["--policy", "random,,greedy"], "empty policy"),
+    (["--out", "."], "folder"),
     (["--deals", "ten"], "not a number"),
     (["--deals", "1.5"], "whole"),
     (["--rules", "nine_player"], "unknown preset"),
@@ -76,18 +82,43 @@ def test_bad_arguments_are_one_line(capsys, argv, message):
     assert message in err
 
 
-def test_ctrl_c_stops_with_a_message_and_no_file(tmp_path):
-    """SIGINT during a long run: exit 130, one line, and no --out file, finished or not."""
-    path = tmp_path / "big.npz"
-    proc = subprocess.Popen([sys.executable, "-m", "fastdou.cli", "simulate", "--deals",
+@pytest.mark.parametrize("sig,status,message", [
+    (signal.SIGINT, 130, "fastdou: interrupted"),
+    (signal.SIGTERM, 143, "fastdou: terminated"),
+])
+@pytest.mark.parametrize("suffix", [".npz", ".jsonl"])
+def test_signals_stop_with_a_message_and_no_file(tmp_path, sig, status, message, suffix):
+    """SIGINT or SIGTERM during a long run: its exit status, one line, and no --out file,
+    finished or not."""
+    path = tmp_path / f"big{suffix}"
+    proc = subprocess.Popen([sys.executable, "-m", "fastdou", "simulate", "--deals",
                              "100M", "--out", str(path)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while not os.listdir(tmp_path) and time.time() < deadline:   # the run has started
         time.sleep(0.05)
     time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130
-    assert err.strip() == "fastdou: interrupted"
+    assert proc.returncode == status
+    assert err.strip() == message
     assert os.listdir(tmp_path) == []
+
+
+def test_out_streams_in_bounded_memory(tmp_path):
+    """The .npz writer spools each field to disk: the peak memory of a run of 600k deals
+    is within that of a run of 150k deals plus a margin far below the data's own size."""
+    script = ("import resource, sys; from fastdou.cli import main; "
+              "main(['simulate', '--deals', sys.argv[1], '--out', sys.argv[2]]); "
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    peaks = []
+    for deals in ("150k", "600k"):
+        proc = subprocess.run([sys.executable, "-c", script, deals,
+                               str(tmp_path / f"run{deals}.npz")],
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        peaks.append(int(proc.stdout.split()[-1]) * 1024)
+    data_growth = 450_000 * (18 + 1 + 3) * 8                 # bytes the extra deals hold
+    assert peaks[1] - peaks[0] < data_growth / 4, peaks
+    with np.load(tmp_path / "run600k.npz") as data:
+        assert data["deal"].shape == (600_000,) and data["scores"].shape == (600_000, 3)

@@ -396,7 +396,7 @@ def test_dumps_loads_of_dealt_hands_and_house_rules():
     g.play(0)
     back = Game.loads(g.dumps())
     assert back.rules == house and np.array_equal(back.state, g.state)
-    with pytest.raises(ValueError, match="not a fastdou game record"):
+    with pytest.raises(ValueError, match="not a fastdou game record|a game record is"):
         Game.loads("{}")
     rec = json.loads(g.dumps())
     rec["actions"].append(7)
@@ -409,7 +409,7 @@ def test_push_pop_restore_the_exact_state(preset):
     rng = np.random.default_rng(2)
     g = Game.new(preset, seed=9)
     start = g.state
-    with pytest.raises(IndexError):
+    with pytest.raises(fastdou.GameStateError, match="no action to undo"):
         g.pop()
     states = [start]
     while not g.is_terminal():
@@ -509,7 +509,7 @@ def test_from_hands_rejects_bad_deals():
         Game.from_hands([hands[0], hands[1], "Z" + hands[2][1:]], "classic", kitty=kitty)
     with pytest.raises(ValueError, match="landlords="):
         Game.from_hands(hands, "classic", kitty=kitty, landlords=(0, 1))
-    with pytest.raises(ValueError, match="first must be a seat"):
+    with pytest.raises(ValueError, match="first must be 0..2"):
         Game.from_hands(hands, "classic", kitty=kitty, first=3)
 
 
@@ -544,7 +544,7 @@ def test_simulate_rejects_bad_arguments():
         return 0.5
 
     for deals in (0, -3, 2.5, True):
-        with pytest.raises(ValueError, match="deals must be a positive"):
+        with pytest.raises(ValueError, match="deals must be"):
             fastdou.simulate(deals)
     with pytest.raises(fastdou.RulesError, match="unknown preset"):
         fastdou.simulate(10, "nine_player")
