@@ -15,6 +15,8 @@ from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
+from fastdou.compare import Comparison, compare
+from fastdou.results import load_results
 from fastdou.simulation import SimulationResult, Summary, simulate
 
 __version__ = "0.1.0"
@@ -22,5 +24,6 @@ __all__ = [
     "AmbiguousMoveError", "ArgumentError", "FastdouError", "Game", "GameResult",
     "GameStateError", "IllegalMoveError", "InvalidCardsError", "RecordError", "Kind", "Move", "MoveList", "PRESETS", "PROFILES", "PolicyError",
     "Rules", "RulesError", "SimulationResult", "Summary", "beats", "cards", "classify",
-    "generate_batch", "legal_moves", "rules", "simulate",
+    "generate_batch", "legal_moves", "rules", "simulate", "compare", "Comparison",
+    "load_results",
 ]
