@@ -16,6 +16,8 @@ import time
 
 NOTICE = ("fastdou: compiling the simulation kernels (first run on this machine or after an "
           "upgrade; cached afterwards)...")
+USER_NOTICE = ("fastdou: compiling the simulation loop around policy {name} (a user policy is "
+               "compiled in every process)...")
 
 
 def _cache_missing() -> bool:
@@ -28,23 +30,30 @@ def _cache_missing() -> bool:
         return False
 
 
+def _in_process() -> bool:
+    """Whether the built-in simulation kernel is compiled in this process already."""
+    from fastdou.kernels import play as P
+    return bool(P.simulate_range.signatures)
+
+
 def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
-    from fastdou.kernels import play as P
     from fastdou.simulation import _policy_codes, simulate
     from fastdou.rules import as_rules
     stream = sys.stderr if stream is None else stream
     _, user = _policy_codes(policies, as_rules(rules))
-    if user is None and P.simulate_range.signatures:
+    if user is None and _in_process():
         return 0.0                                  # compiled in this process already
     said = threading.Event()
     lock = threading.Lock()
+
+    text = NOTICE if user is None else USER_NOTICE.format(name=user.__name__)
 
     def notice():
         with lock:
             if not said.is_set():
                 said.set()
-                print(NOTICE, file=stream, flush=True)
+                print(text, file=stream, flush=True)
 
     if user is not None or _cache_missing():
         notice()

@@ -41,9 +41,14 @@ def _check_user_policy(fn, rules):
 
 def import_policy(path: str):
     """The ``@njit`` policy function at an import path ``package.module:function`` (how the
-    command line and Dask workers name a user policy)."""
+    command line and Dask workers name a user policy); modules are looked for on
+    ``sys.path`` and in the current folder."""
     import importlib
+    import os
+    import sys
     module, _, name = path.partition(":")
+    if os.getcwd() not in sys.path:           # as `python -m` does: the current folder
+        sys.path.append(os.getcwd())
     try:
         fn = importlib.import_module(module.strip())
         for part in name.strip().split("."):
