@@ -159,8 +159,9 @@ class ResultWriter:
                     spool.seek(0)
                     shutil.copyfileobj(spool, out, _COPY)
 
-    def close(self) -> None:
-        """Finish the file and rename it over ``path``."""
+    def close(self, footer: dict | None = None) -> None:
+        """Finish the file and rename it over ``path``; ``footer``: more key-value metadata
+        (parquet only: written in the footer, after the rows)."""
         if self.kind == ".npz":
             self._write_npz()
         elif self.kind == ".parquet":
@@ -168,6 +169,8 @@ class ResultWriter:
                 empty = {k: np.zeros(0, np.int8) for k in T.names(self.rules)}
                 self._parquet = self._pq.ParquetWriter(self._file, arrow_table(
                     empty, self.meta).schema)
+            if footer:
+                self._parquet.add_key_value_metadata(footer)
             self._parquet.close()
         self._file.close()
         os.replace(self._tmp, self.path)

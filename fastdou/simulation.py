@@ -119,6 +119,7 @@ class SimulationResult:
     per_deal: dict | None = None
     policies: tuple = ()
     first: int = 0
+    totals: object = dataclasses.field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.summary.text()
@@ -187,7 +188,8 @@ def result_from_per_deal(arrays: dict, rules, *, seed: int, policies, first: int
 
 def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
              threads: int | None = None, per_deal: bool = False, *, first: int = 0,
-             progress=None, on_chunk=None) -> SimulationResult:
+             progress=None, on_chunk=None, client=None, out=None,
+             chunk=None) -> SimulationResult:
     """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
 
     ``policies``: ``"random"``, ``"greedy"``, an ``@njit`` function
@@ -196,7 +198,23 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
     ``per_deal=False`` memory stays constant in ``deals``. ``progress(done)`` is called with
     the number of deals done after each chunk, ``on_chunk(arrays)`` with that chunk's
     per-deal arrays (as ``per_deal`` gives them, plus ``deal``: the deal indices).
+
+    With ``client`` (a ``dask.distributed.Client``, extra ``dask``) the deals run on its
+    workers in tasks of ``chunk`` deals (default 1M), ``threads`` Numba threads each
+    (default 1), and ``out`` names a parquet dataset folder the workers write; see
+    :mod:`fastdou.distributed`. Policies must then be names or importable functions.
     """
+    if client is not None:
+        if on_chunk is not None:
+            raise ArgumentError("on_chunk runs locally: with client=, write per-deal results "
+                                "with out=DATASET_FOLDER")
+        from fastdou.distributed import simulate_on_dask
+        return simulate_on_dask(client, deals, rules, policies, seed, first=first, out=out,
+                                chunk=chunk, threads=threads, per_deal=per_deal,
+                                progress=progress)
+    if out is not None or chunk is not None:
+        raise ArgumentError("out= and chunk= are for Dask runs (client=); locally, stream "
+                            "per-deal results with on_chunk= and fastdou.results.ResultWriter")
     rules = as_rules(rules)
     deals = whole("deals", deals, 1, MAX_DEALS)
     seed = whole("seed", seed)
@@ -249,7 +267,7 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
         arrays["deal"] = np.arange(first, first + deals)
     return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
                             per_deal=arrays, policies=policy_names(policies, rules.players),
-                            first=first)
+                            first=first, totals=totals)
 
 
 def _run(simulate_range, user, *args):
