@@ -144,6 +144,8 @@ def _cmd_simulate(args) -> int:
     r = _rules(args)
     if args.workers is not None or args.scheduler is not None:
         return _simulate_on_dask(args, r)
+    if args.chunk is not None:
+        raise _UsageError("--chunk is for Dask runs (--scheduler or --workers)")
     from fastdou.compile_notice import compiled
     from fastdou.results import ResultWriter, metadata
     names = policy_names(args.policy, r.players) if isinstance(args.policy, str) \
@@ -186,18 +188,23 @@ def _print_summary(args, r, summary, policies) -> None:
 
 
 def _simulate_on_dask(args, r) -> int:
-    from fastdou.distributed import cluster_client, simulate_on_dask
+    from fastdou.distributed import cluster_client, remove_leftovers, simulate_on_dask
     if args.out is None:
         raise _UsageError("--scheduler / --workers need --out DATASET_FOLDER: the workers "
                           "write the per-deal results there")
-    with cluster_client(args.scheduler, args.workers) as client:
-        bar = _bar(args.deals)
-        try:
-            result = simulate_on_dask(client, args.deals, r, args.policy, args.seed,
-                                      out=args.out, chunk=args.chunk,
-                                      progress=lambda done: bar.update(done - bar.n))
-        finally:
-            bar.close()
+    try:
+        with cluster_client(args.scheduler, args.workers) as client:
+            bar = _bar(args.deals)
+            try:
+                result = simulate_on_dask(client, args.deals, r, args.policy, args.seed,
+                                          out=args.out, chunk=args.chunk,
+                                          threads=args.threads,
+                                          progress=lambda done: bar.update(done - bar.n))
+            finally:
+                bar.close()
+    finally:
+        if args.workers is not None and os.path.isdir(args.out):
+            remove_leftovers(args.out)    # files of local workers stopped mid-chunk
     _print_summary(args, r, result.summary, result.policies)
     return 0
 

@@ -145,7 +145,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
         for f in futures:
             f.cancel()
     if out is not None:
-        _remove_leftovers(out)
+        remove_leftovers(out)
     arrays = None
     if per_deal:
         parts = [kept[a] for a, _ in plan]
@@ -178,7 +178,7 @@ def _dataset_folder(out, planned: set) -> str:
     return os.path.abspath(out)
 
 
-def _remove_leftovers(out: str) -> None:
+def remove_leftovers(out: str) -> None:
     """Temporary files of workers that died while writing (their chunks were redone)."""
     for f in os.listdir(out):
         if f.startswith(".fastdou-") and f.endswith(".parquet"):
@@ -204,8 +204,10 @@ def cluster_client(scheduler=None, workers=None):
         with client:
             yield client
         return
+    import logging
     workers = whole("--workers", workers, 1, 256)
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=None,
+                                  silence_logs=logging.CRITICAL) as cluster, \
             distributed.Client(cluster) as client:
         yield client

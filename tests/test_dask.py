@@ -133,3 +133,26 @@ def test_command_line_on_local_workers(tmp_path, capsys):
     status = main(["simulate", "--deals", "10", "--workers", "2"])
     err = capsys.readouterr().err
     assert status == 2 and "need --out" in err and err.count("\n") == 1
+
+
+def test_sigterm_stops_a_local_cluster_run_and_leaves_only_complete_parts(tmp_path):
+    import subprocess
+    import sys
+    import time
+    out = tmp_path / "ds"
+    proc = subprocess.Popen([sys.executable, "-m", "fastdou", "simulate", "--deals", "50M",
+                             "--workers", "2", "--chunk", "200k", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out.exists() and [
+            f for f in os.listdir(out) if f.startswith("part-")]):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143 and err.strip() == "fastdou: terminated" and stdout == ""
+    names = os.listdir(out)
+    assert names and all(f.startswith("part-") for f in names)     # no temporary file
+    for f in names:                                                  # each part complete
+        first = int(f.split("-")[1])
+        back = fastdou.load_results(str(out / f))
+        assert np.array_equal(back.per_deal["deal"], np.arange(first, first + 200_000))
