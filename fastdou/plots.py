@@ -58,20 +58,21 @@ def report_data(result) -> dict:
             "decided": int(decided.sum())}
 
 
-def report(results, labels=None, path=None):
+def report(results, labels=None, path=None):  # noqa: C901
     """One figure for ``results`` (SimulationResult objects with per-deal arrays), labelled
     by ``labels`` (default: their policies and rules). Saved to ``path`` if given (.png,
     .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""
     from fastdou.results import need
     need("matplotlib", "plot")
     from matplotlib.figure import Figure
+    from fastdou.simulation import SimulationResult
     results = list(results)
-    if not results:
-        raise ArgumentError("nothing to plot: no results")
+    if not results or not all(isinstance(r, SimulationResult) for r in results):
+        raise ArgumentError(f"plot takes SimulationResult objects, not {short(results)}")
     if labels is None:
         labels = [f"{r.rules.name} {','.join(r.policies)}" for r in results]
-    labels = list(labels)
-    if len(labels) != len(results) or not all(isinstance(x, str) for x in labels):
+    if not isinstance(labels, (list, tuple)) or len(labels) != len(results) or \
+            not all(isinstance(x, str) for x in labels):
         raise ArgumentError(f"one text label per result: {len(results)} results, labels "
                             f"{short(labels)}")
     if path is not None:

@@ -224,11 +224,11 @@ def read_table(path: str):
             return {k: np.array([r[k] for r in rows]) for k in keys}, meta
         if path.endswith(".csv"):
             return _read_csv(path)
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as e:
-        if isinstance(e, FastdouError):
-            raise
+    except FastdouError:
+        raise
+    except Exception as e:       # whatever numpy, csv, json or pyarrow make of a bad file
         raise RecordError(f"{short(path)} is not a fastdou results file: "
-                          f"{short(str(e))}") from None
+                          f"{type(e).__name__}: {short(str(e))}") from None
     raise ArgumentError(f"a results file ends in {', '.join(FORMATS)}, not {short(path)}")
 
 
@@ -289,10 +289,19 @@ def load_results(path: str):
     recomputed from them."""
     from fastdou.simulation import result_from_per_deal
     cols, meta = read_table(path)
-    rules = T.rules_from_json(meta["rules"])
-    arrays = T.per_deal(cols, rules)
+    try:
+        rules = T.rules_from_json(meta["rules"])
+        arrays = T.per_deal(cols, rules)
+        lengths = {len(v) for v in arrays.values()}
+        seed, policies, first = int(meta["seed"]), list(meta["policies"]), int(meta["first"])
+    except FastdouError:
+        raise
+    except Exception as e:
+        raise RecordError(f"{short(path)} holds bad fastdou metadata or columns: "
+                          f"{type(e).__name__}: {short(str(e))}") from None
+    if len(lengths) != 1:
+        raise RecordError(f"{short(path)} holds columns of different lengths")
     order = np.argsort(arrays["deal"], kind="stable")
     if not np.array_equal(order, np.arange(len(order))):
         arrays = {k: v[order] for k, v in arrays.items()}
-    return result_from_per_deal(arrays, rules, seed=meta["seed"], policies=meta["policies"],
-                                first=meta["first"])
+    return result_from_per_deal(arrays, rules, seed=seed, policies=policies, first=first)

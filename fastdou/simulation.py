@@ -152,6 +152,8 @@ class SimulationResult:
         ``others``: more results to compare side by side. Needs matplotlib (extra ``plot``)
         and per-deal results."""
         from fastdou.plots import report
+        if not isinstance(others, (list, tuple)):
+            raise ArgumentError(f"others is a list of results, not {short(others)}")
         return report([self, *others], labels=labels, path=path)
 
     def _kept(self) -> dict:
