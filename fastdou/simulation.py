@@ -134,6 +134,20 @@ class SimulationResult:
         from fastdou import table as T
         return T.columns(self._kept(), self.rules)
 
+    def save(self, path: str) -> None:
+        """Write the per-deal results to ``path`` (``.parquet``, ``.csv``, ``.jsonl`` or
+        ``.npz``; see :mod:`fastdou.results`), with the metadata, atomically."""
+        from fastdou.results import ResultWriter
+        arrays = self._kept()
+        writer = ResultWriter(path, self.rules, self.metadata())
+        try:
+            n = len(arrays["deal"])
+            for a in range(0, max(n, 1), CHUNK):
+                writer.write({k: v[a:a + CHUNK] for k, v in arrays.items()})
+            writer.close()
+        finally:
+            writer.discard()
+
     def to_pandas(self):
         """The per-deal results as a pandas DataFrame (the table's columns, categories as
         pandas categoricals, the metadata in ``DataFrame.attrs["fastdou"]``); needs pandas

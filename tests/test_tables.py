@@ -114,3 +114,13 @@ def test_bad_files_are_fastdou_errors(tmp_path):
             fastdou.load_results(str(tmp_path / name))
     with pytest.raises(fastdou.ArgumentError, match="per_deal=True"):
         fastdou.simulate(10).to_pandas()
+
+
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_save_writes_what_the_stream_writes(tmp_path, suffix):
+    res = fastdou.simulate(1200, "jinling", seed=2, per_deal=True)
+    res.save(str(tmp_path / f"a{suffix}"))
+    back = fastdou.load_results(str(tmp_path / f"a{suffix}"))
+    assert back.summary == res.summary and back.rules == res.rules
+    for k, v in res.per_deal.items():
+        assert np.array_equal(back.per_deal[k], v), k
