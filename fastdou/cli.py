@@ -77,8 +77,9 @@ def _rules_json(r) -> dict:
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
     if args.name is None:
-        if args.profile is not None:
-            raise _UsageError("--profile needs a preset name: fastdou rules classic --profile ...")
+        if args.profile is not None or args.set:
+            raise _UsageError("--profile and --set need a preset name: fastdou rules classic "
+                              "--set ...")
         if args.json:
             print(json.dumps({name: _rules_json(rules(name)) for name in PRESETS}))
             return 0
@@ -87,7 +88,8 @@ def _cmd_rules(args) -> int:
             print(f"{name:<14} {r.players} players, {r.decks} deck(s), "
                   f"{r.hand_size} cards each, kitty {r.kitty}")
         return 0
-    r = rules(args.name, profile=args.profile)
+    from fastdou.overrides import house_rules
+    r = house_rules(args.name, profile=args.profile, sets=args.set)
     if args.json:
         print(json.dumps(_rules_json(r)))
         return 0
@@ -288,6 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="list presets, or show one preset's fields")
     r.add_argument("name", nargs="?", default=None)
     r.add_argument("--profile", default=None)
+    r.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="show the preset with house rules applied (repeatable)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(run=_cmd_rules)
     w = sub.add_parser("warmup", help="compile and cache every kernel")

@@ -173,3 +173,10 @@ def test_compare_errors_are_one_line(capsys, argv, message):
     status, out, err = run(capsys, "compare", *argv)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert message in err
+
+
+def test_rules_command_shows_house_rules(capsys):
+    status, out, _ = run(capsys, "rules", "four_player", "--set", "bomb_min=5", "--json")
+    assert status == 0 and json.loads(out)["bomb_min"] == 5
+    status, _, err = run(capsys, "rules", "--set", "bomb_min=5")
+    assert status == 2 and "need a preset name" in err
