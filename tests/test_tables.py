@@ -124,3 +124,16 @@ def test_save_writes_what_the_stream_writes(tmp_path, suffix):
     assert back.summary == res.summary and back.rules == res.rules
     for k, v in res.per_deal.items():
         assert np.array_equal(back.per_deal[k], v), k
+
+
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_summary_recomputed_from_the_file_equals_the_printed_one(tmp_path, capsys, suffix):
+    from fastdou.cli import main
+    path = tmp_path / f"run{suffix}"
+    assert main(["simulate", "--deals", "3000", "--rules", "five_player", "--set",
+                 "doubling=none", "--seed", "4", "--out", str(path), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    back = fastdou.load_results(str(path))
+    assert back.summary.to_dict() == printed["summary"]
+    assert back.rules == fastdou.table.rules_from_json(printed["rules_fields"])
+    assert back.rules.doubling == "none"
