@@ -3,7 +3,6 @@ the file's size per deal, a 2-worker LocalCluster against the local two-thread r
 the cost of one Dask chunk. Gates are same-run ratios and an exact size counter."""
 
 import os
-import time
 
 import numba
 import pytest

@@ -30,7 +30,7 @@ PANELS = ("Score per seat by side", "Landlord win rate by bid", "Landlord win ra
 FORMATS = (".png", ".svg", ".pdf")
 
 
-def _rates(keys, wins, groups):
+def _rates(keys, wins):
     out = {}
     for k in np.unique(keys):
         m = keys == k
@@ -52,13 +52,13 @@ def report_data(result) -> dict:
     mult = f["multiplier"][decided]
     values, counts = np.unique(mult, return_counts=True)
     return {"landlord_scores": scores[team], "farmer_scores": scores[~team],
-            "by_bid": _rates(f["bid"][decided], won, None),
-            "by_seat": _rates(f["landlord"][decided], won, None),
+            "by_bid": _rates(f["bid"][decided], won),
+            "by_seat": _rates(f["landlord"][decided], won),
             "multiplier": {int(v): c / len(mult) for v, c in zip(values, counts)},
             "decided": int(decided.sum())}
 
 
-def report(results, labels=None, path=None):  # noqa: C901
+def report(results, labels=None, path=None):
     """One figure for ``results`` (SimulationResult objects with per-deal arrays), labelled
     by ``labels`` (default: their policies and rules). Saved to ``path`` if given (.png,
     .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""

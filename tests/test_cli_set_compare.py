@@ -9,7 +9,6 @@ import pytest
 import fastdou
 from fastdou.cli import main
 from fastdou.compare import compare, rotations
-from fastdou.kernels import state as S
 from fastdou.kinds import Kind
 from fastdou.overrides import SETTABLE, parse_sets
 
