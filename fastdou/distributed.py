@@ -205,9 +205,12 @@ def cluster_client(scheduler=None, workers=None):
             yield client
         return
     import logging
+    import warnings
     workers = whole("--workers", workers, 1, 256)
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None,
-                                  silence_logs=logging.CRITICAL) as cluster, \
-            distributed.Client(cluster) as client:
+    with warnings.catch_warnings():     # "port in use, another one instead": not the user's
+        warnings.simplefilter("ignore", UserWarning)
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0",
+                                           silence_logs=logging.CRITICAL)
+    with cluster, distributed.Client(cluster) as client:
         yield client
