@@ -240,13 +240,13 @@ class Game:
             allowed = ", ".join(str(a) for a in self.legal_actions())
             return f"{action!r} is not allowed in the {self.phase} phase now ({allowed})"
         move = Move.from_record(record)
-        if move.is_pass():
+        if move.is_pass:
             return f"seat {seat} leads and may not pass"
         held = self.hand(seat)
         if (move.cards > held).any():
             return f"seat {seat} does not hold {move.text()}"
         last = self.last_move
-        if last.is_pass():
+        if last.is_pass:
             return f"{move.text()} is not a legal lead"
         return f"{move.text()} does not beat {last.text()}"
 
@@ -307,7 +307,7 @@ class Game:
         actions = []
         for before, action in self._stack:
             if isinstance(action, Move):
-                actions.append("pass" if action.is_pass() else
+                actions.append("pass" if action.is_pass else
                                [action.text(), action.kind.name.lower()])
             elif isinstance(action, str):
                 actions.append(action)

@@ -88,10 +88,14 @@ class Move:
     def __len__(self) -> int:
         return int(self.cards.sum())
 
+    @property
     def is_pass(self) -> bool:
+        """Whether this is the pass."""
         return self.kind == Kind.PASS
 
+    @property
     def is_bomb(self) -> bool:
+        """Whether this is a bomb (a rank bomb, or any joker bomb)."""
         return self.kind in (Kind.BOMB, Kind.ROCKET)
 
     def core(self) -> np.ndarray:
@@ -108,7 +112,7 @@ class Move:
 
     def text(self) -> str:
         """Cards as text, attachments after a '+': ``'333444+55'``; ``'pass'`` for a pass."""
-        if self.is_pass():
+        if self.is_pass:
             return "pass"
         core = self.core()
         rest = self.cards - core
@@ -119,7 +123,7 @@ class Move:
         return self.text()
 
     def __repr__(self) -> str:
-        if self.is_pass():
+        if self.is_pass:
             return "Move.PASS"
         return f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
 

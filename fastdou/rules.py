@@ -236,8 +236,11 @@ class Rules:
             bad("marked-card landlords need a card that is not a joker in the hands")
         if self.bidding in ("call_grab",) and self.players != 2:
             bad("call_grab bidding is for two players")
-        if self.scoring == "points" and self.players != 3:
-            bad("points scoring is jinling's, for three players")
+        if self.scoring == "points" and (self.players != 3 or self.bidding == "marked"):
+            bad("points scoring is jinling's: three players, one landlord")
+        if self.bidding == "marked" and self.scoring == "landlord":
+            bad("marked-card landlords may be two: their side scores as a team "
+                "(scoring='team')")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
 

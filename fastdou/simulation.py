@@ -38,18 +38,13 @@ def _check_user_policy(fn, rules):
     if not (isinstance(out, tuple) and len(out) == 2
             and all(isinstance(v, (int, np.integer)) for v in out)):
         raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {short(out)}")
-
-
-_USER_LOOPS: dict = {}
-
-
-def _simulator(user):
-    """The compiled simulation loop: the cached built-in one, or one built around ``user``."""
-    if user is None:
-        return P.simulate_range
-    if user not in _USER_LOOPS:
-        _USER_LOOPS[user] = P.make_simulate_range(user)
-    return _USER_LOOPS[user]
+    try:                          # the one signature the compiled loops call it with
+        fn.compile(P.POLICY_SIGNATURE)
+    except Exception as e:
+        raise PolicyError(f"policy {fn.__name__} does not compile as (int64[:] state, "
+                          f"uint64[:, :] actions, int64 n, uint64 rng) -> (int64, uint64): "
+                          f"{short((str(e).splitlines() or [type(e).__name__])[0])}") \
+            from None
 
 
 def _policy_codes(policies, rules):
@@ -114,6 +109,7 @@ class Summary:
     bids: dict                     # winning bid (the base) -> number of decided hands
     redeal_rate: float             # redeals per deal
     void_rate: float
+    warnings: tuple = ()           # what makes the figures above doubtful, in words
 
     def text(self) -> str:
         lo, hi = self.landlord_win_ci95
@@ -130,13 +126,14 @@ class Summary:
             f"plays              {self.plays:.2f} per deal",
             f"bids               {bids}",
             f"redeals / void     {self.redeal_rate:.4f} / {self.void_rate:.5f} per deal",
-        ])
+        ] + [f"warning: {w}" for w in self.warnings])
 
 
 class _Totals:
     """Integer sums over chunks: exact, so the summary never depends on chunking."""
 
-    def __init__(self, players):
+    def __init__(self, players, max_redeals):
+        self.max_redeals = max_redeals
         self.n = self.void = self.wins = self.mult = self.bombs = self.rockets = 0
         self.spring = self.anti = self.plays = self.redeals = 0
         self.side = [0, 0]          # score units summed over the landlord side / the rest
@@ -182,7 +179,18 @@ class _Totals:
             multiplier=per(self.mult, decided), bombs=per(self.bombs),
             rockets=per(self.rockets), spring_rate=per(self.spring),
             anti_spring_rate=per(self.anti), plays=per(self.plays), bids=dict(self.bids),
-            redeal_rate=per(self.redeals), void_rate=per(self.void))
+            redeal_rate=per(self.redeals), void_rate=per(self.void),
+            warnings=self._warnings(decided))
+
+    def _warnings(self, decided: int) -> tuple:
+        out = []
+        if self.void and self.max_redeals == 0:
+            out.append(f"{self.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in a "
+                       f"row: does a policy never take the landlord?")
+        if decided == 0:
+            out.append("no deal was decided: landlord win rate, multiplier and side scores "
+                       "are undefined (nan)")
+        return tuple(out)
 
 
 @dataclasses.dataclass
@@ -199,8 +207,8 @@ class SimulationResult:
         return self.summary.text()
 
 
-def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
-             threads: int | None = None, per_deal: bool = False, *, first: int = 0,
+def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
+             threads: int | None = None, per_deal: bool = False, first: int = 0,
              progress=None, on_chunk=None) -> SimulationResult:
     """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
 
@@ -225,12 +233,12 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
     if threads is not None:
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, user = _policy_codes(policies, rules)
-    simulate_range = _simulator(user)
+    simulate_range = P.compiled_simulate_range()
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        totals = _Totals(rules.players)
+        totals = _Totals(rules.players, rules.max_redeals)
         kept = []
         done = 0
         while done < deals:
@@ -239,7 +247,7 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
             _run(simulate_range, user, rules.array, seed, first + done, codes, res, scores,
-                 errors)
+                 errors, user or P.no_user_policy)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "

@@ -230,22 +230,25 @@ def is_leading(state):
 
 
 @kernel
+def _put_value(out, n, value):
+    """Write the action ``[value, 0]`` at row ``n`` if it fits; returns ``n + 1``."""
+    if n < out.shape[0]:
+        out[n, 0] = value
+        out[n, 1] = 0
+    return n + 1
+
+
+@kernel
 def _bid_values(state, rules, out):
-    """The bidding phase's actions: 0 (pass / decline) first, then the allowed values."""
+    """The bidding phase's actions: 0 (pass / decline) first, then the allowed values.
+    Returns how many there are, writing only as many as fit."""
     mode = rules[R_BIDDING]
-    n = 0
-    out[n, 0] = 0
-    out[n, 1] = 0
-    n += 1
+    n = _put_value(out, 0, 0)
     if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
         for b in range(state[G_BID] + 1, 4):
-            out[n, 0] = b
-            out[n, 1] = 0
-            n += 1
+            n = _put_value(out, n, b)
     else:
-        out[n, 0] = 1
-        out[n, 1] = 0
-        n += 1
+        n = _put_value(out, n, 1)
     return n
 
 
@@ -258,14 +261,9 @@ def legal_actions(state, rules, out):
     if phase == PH_DONE:
         return 0
     if phase != PH_PLAY:
-        if out.shape[0] < 4:
-            return 4
         if phase == PH_BID:
             return _bid_values(state, rules, out)
-        for v in range(2):
-            out[v, 0] = v
-            out[v, 1] = 0
-        return 2
+        return _put_value(out, _put_value(out, 0, 0), 1)      # no / yes
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
     last = np.empty(2, np.uint64)
     last[0] = np.uint64(state[G_LAST_CARDS])

@@ -21,7 +21,8 @@ SIDE_NONE = -1    # not finished
 
 MAX_PLAYERS = 8
 SCORE_UNIT = 420   # lcm(1..7): a payment shared by up to 7 losers stays whole
-MAX_REDEALS_CAP = 10_000   # a safety net for policies that never take the landlord
+MAX_REDEALS_CAP = 1000  # deals in a row with no landlord before a hand is void, whatever
+#                        the rules say: a safety net for policies that never take the landlord
 
 G_PHASE = 0
 G_PLAYER = 1        # whose turn

@@ -42,7 +42,7 @@ PHASE_CODES = {"bid": 0, "reveal": 1, "double": 2, "play": 3}
 
 # A deal where nobody ever takes the landlord ends void after this many redeals even without
 # a max_redeals rule (a safety net; with random bidding it never happens).
-REDEAL_CAP = 10_000
+REDEAL_CAP = 1000
 
 SMALL_JOKER, BIG_JOKER, RANK_2 = 13, 14, 12
 # RULES.md §4.7: big joker 20, small joker 15, 2 -> 10, A -> 5, 10/J/Q/K -> 10, 3..9 face.

@@ -12,6 +12,7 @@ from numba import njit
 import fastdou
 import reference_game as ref
 from fastdou import Game, IllegalMoveError, InvalidCardsError, Move, PolicyError, cards
+from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import greedy_policy, random_policy
 
@@ -632,3 +633,21 @@ def test_greedy_play_beats_random_play_on_the_same_deals():
     _, r_hi = fastdou.simulation.wilson(r, k)
     assert k > 1500
     assert g_lo > r_hi + 0.1, (g / k, r / k)
+
+
+@pytest.mark.parametrize("preset", fastdou.PRESETS)
+def test_legal_actions_returns_the_true_count_with_any_buffer(preset):
+    """A buffer too short (or empty) still gets the true count, and what fits is a prefix
+    of the full list, in every phase."""
+    rng = np.random.default_rng(8)
+    g = Game.new(preset, seed=12)
+    while not g.is_terminal():
+        full = np.empty((4096, 2), np.uint64)
+        n = E.legal_actions(g._state, g.rules.array, full)
+        assert n == len(g.legal_actions())
+        for size in (0, 1, 2, 3):
+            out = np.zeros((size, 2), np.uint64)
+            assert E.legal_actions(g._state, g.rules.array, out) == n
+            assert np.array_equal(out[:min(size, n)], full[:min(size, n)])
+        acts = g.legal_actions()
+        g.play(acts[rng.integers(len(acts))])
