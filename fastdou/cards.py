@@ -1,4 +1,4 @@
-"""Card notation: parse every form of RULES.md §1 into 15 counts, and write it back.
+"""Card notation: parse every form of docs/rules.md §1.1 into 15 counts, and write it back.
 
 Accepted inputs (case-insensitive, spaces and commas ignored in text):
 

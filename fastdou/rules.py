@@ -48,7 +48,7 @@ _CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule that varies between the games of RULES.md, as one frozen value.
+    """Every rule that varies between the games of the family (docs/rules.md §3), as one frozen value.
 
     Pattern fields (what may be played) are lowered to the kernels' rules array; deal fields
     describe the table. Build one with :func:`fastdou.rules`; however it is built, it is
@@ -83,7 +83,7 @@ class Rules:
     bomb_order: str = "size_rank"
     joker_bombs: str = "all"
     max_move: int = 20
-    # Game flow (RULES.md §3-4).
+    # Game flow (docs/rules.md §4).
     bidding: str = "score"
     max_redeals: int = 0
     doubling: str = "none"
@@ -245,7 +245,7 @@ class Rules:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
 
 
-# Kicker profiles of the one-deck presets (RULES.md §2).
+# Kicker profiles of the one-deck presets (docs/rules.md §2.2, §5).
 PROFILES = {
     "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent"),
     "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere"),
@@ -345,7 +345,7 @@ def _preset(name: str) -> Rules:
 def rules(name: str | Rules = "classic", *, profile: str | None = None, **overrides) -> Rules:
     """The preset ``name`` (one of :data:`PRESETS`), with a kicker ``profile`` and overrides.
 
-    ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (RULES.md §2);
+    ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (docs/rules.md §2.2);
     ``"openspiel"`` also switches four_two off. A :class:`Rules` passes through unchanged
     when no profile or override is given.
     """

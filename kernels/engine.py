@@ -1,5 +1,5 @@
 """The game engine: dealing, landlord selection, doubling, play and scoring of every preset
-(RULES.md §3-4), as kernels over the state array of :mod:`fastdou.kernels.state`.
+(docs/rules.md §4), as kernels over the state array of :mod:`fastdou.kernels.state`.
 
 An *action* is a record ``uint64[2]``: in the play phase a move record (``[0, 0]`` is the
 pass); in the other phases ``[value, 0]`` with value 0 for pass / decline / no, 1..3 for a

@@ -24,7 +24,7 @@ BIG_JOKER = 14
 RANK_2 = 12
 ACE = 11
 
-# Kinds (RULES.md §2). PASS is not a kind of play; it marks "no move".
+# Kinds (docs/rules.md §2). PASS is not a kind of play; it marks "no move".
 PASS = 0
 SOLO = 1
 PAIR = 2
@@ -80,7 +80,7 @@ R_BOMB_ORDER = 14      # BOMB_ORDER_* below
 R_JOKER_BOMBS = 15     # JOKER_BOMBS_* below
 R_MAX_MOVE = 16        # most cards one move may hold
 R_DECK = 17            # packed count vector of the full deck
-# Game flow (the engine; RULES.md §3-4).
+# Game flow (the engine; docs/rules.md §4).
 R_PLAYERS = 18
 R_HAND_SIZE = 19
 R_KITTY = 20
