@@ -23,9 +23,6 @@ from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
-# The largest value a non-play action takes (bids 1..3; call, grab, reveal, double 1).
-_MAX_ACTION_VALUE = 3
-
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
 SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
@@ -220,7 +217,7 @@ class Game:
             return action.record
         if not is_whole(action):
             raise IllegalMoveError(f"the {self.phase} phase takes an int, not {short(action)}")
-        if not 0 <= action <= _MAX_ACTION_VALUE:
+        if not 0 <= action <= self.rules.max_bid:      # bids 1..max_bid; call, double.. 1
             raise IllegalMoveError(self._why_illegal(int(action), None))
         return np.array([int(action), 0], dtype=np.uint64)
 

@@ -17,9 +17,9 @@ from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
     BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE,
     BOMB, DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, N_RANKS,
-    R_BIDDING, R_BOMB_FACTOR, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP,
-    R_JOKER_FACTOR, R_KITTY, R_KITTY_TO_LANDLORD, R_MAX_GRABS, R_MAX_REDEALS, R_PLAYERS,
-    R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
+    R_BIDDING, R_BOMB_FACTOR, R_CARD_POINTS, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP,
+    R_JOKER_FACTOR, R_KITTY, R_KITTY_TO_LANDLORD, R_KITTY_TRUMP, R_MAX_BID, R_MAX_GRABS,
+    R_MAX_REDEALS, R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
     SPRING_CLASSIC, SPRING_LOSERS_SILENT,
 )
 from fastdou.kernels.moves import kind_of, responses
@@ -34,8 +34,6 @@ from fastdou.kernels.state import (
 )
 
 _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
-# jinling's card points by rank: 3..9 face value, 10/J/Q/K 10, A 5, 2 10, jokers 15 and 20.
-_POINTS = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)
 
 
 @kernel
@@ -101,7 +99,7 @@ def deal(state, rules):
         state[G_SCORES + p] = 0
     k = np.uint64(0)
     state[G_TRUMP] = -1
-    shown = not rules[R_KITTY_TO_LANDLORD]     # jinling: the first kitty card turned up
+    shown = rules[R_KITTY_TRUMP]               # jinling: the first kitty card turned up
     for i in range(players * hand_size, players * hand_size + kitty):
         k += unit(cards[i] // 4, 1)
         if shown and state[G_TRUMP] < 0 and cards[i] // 4 < SMALL_JOKER:
@@ -245,7 +243,7 @@ def _bid_values(state, rules, out):
     mode = rules[R_BIDDING]
     n = _put_value(out, 0, 0)
     if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
-        for b in range(state[G_BID] + 1, 4):
+        for b in range(state[G_BID] + 1, rules[R_MAX_BID] + 1):
             n = _put_value(out, n, b)
     else:
         n = _put_value(out, n, 1)
@@ -304,7 +302,7 @@ def _bid(state, rules, v):
             state[G_BID] = v
             state[G_BIDDER] = p
             state[G_PASSES] = 0
-            if v == 3:
+            if v == rules[R_MAX_BID]:
                 _landlord_chosen(state, rules, p)
                 return
         else:
@@ -444,11 +442,11 @@ def _play(state, rules, cards, info):
 
 
 @kernel
-def card_points(hand):
-    """jinling's points of the cards in a packed hand."""
+def card_points(hand, rules):
+    """The points (``Rules.card_points``) of the cards in a packed hand."""
     total = 0
     for r in range(N_RANKS):
-        total += _POINTS[r] * count(hand, r)
+        total += rules[R_CARD_POINTS + r] * count(hand, r)
     return total
 
 
@@ -497,11 +495,11 @@ def _settle_points(state, rules, landlord_won):
     players = rules[R_PLAYERS]
     landlord = state[G_LANDLORD]
     factor = state[G_MULT] * SCORE_UNIT
-    own = card_points(np.uint64(state[G_HANDS + landlord]))
+    own = card_points(np.uint64(state[G_HANDS + landlord]), rules)
     for s in range(players):
         if s == landlord:
             continue
-        pts = card_points(np.uint64(state[G_HANDS + s])) if landlord_won else -own
+        pts = card_points(np.uint64(state[G_HANDS + s]), rules) if landlord_won else -own
         state[G_SCORES + s] = -pts * factor
         state[G_SCORES + landlord] += pts * factor
 

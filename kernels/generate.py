@@ -15,9 +15,10 @@ from fastdou.kernels.layout import (
     INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
     PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX,
     R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
-    R_JOKER_PAIRS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
-    R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, R_WING_TRIO, ROCKET, SMALL_JOKER, SOLO, SOLO_CHAIN,
-    SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN,
+    R_ROCKET_KICKERS, R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, R_WING_TRIO, ROCKET, SMALL_JOKER,
+    SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE,
+    WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
@@ -395,7 +396,7 @@ def emit(h, rules, q, out):
     fours = _ge(h, 4) & NON_JOKERS
     pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
 
-    solos = m1 & (NON_JOKERS if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE else RANKS)
+    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
     for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
                                (QUAD, 4, fours)):
         if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):

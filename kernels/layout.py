@@ -94,7 +94,11 @@ R_SPRING = 27          # SPRING_* below
 R_SCORING = 28         # SCORING_* below
 R_BOMB_FACTOR = 29     # R_BOMB_FACTOR + s: multiplier of a rank bomb of s cards (s = 0..8)
 R_JOKER_FACTOR = 38    # multiplier of a joker bomb (rocket, king bomb, five_player's)
-RULES_SIZE = 39
+R_JOKER_SOLOS = 39     # a lone joker may be played as a solo
+R_MAX_BID = 40         # the highest bid of score bidding
+R_KITTY_TRUMP = 41     # the first non-joker kitty card names a trump suit (jinling)
+R_CARD_POINTS = 42     # R_CARD_POINTS + r: points of a card of rank r (points scoring)
+RULES_SIZE = R_CARD_POINTS + N_RANKS
 
 BIDDING_SCORE = 0        # bid 1..3 round the table until players-1 pass after the last bid
 BIDDING_SCORE_ONCE = 1   # one round of bids 1..3; 3 ends at once (four_player)

@@ -95,7 +95,7 @@ def deal(rules, seed: int, index: int, redeal: int = 0) -> Deal:
     rest = cards[players * size + kitty:]
     first, rng = _draw(rng, players)
     trump = -1
-    if not rules.landlord_gets_kitty:                  # jinling: one kitty card turned up
+    if rules.kitty_trump:                               # jinling: one kitty card turned up
         trump = next((c % 4 for c in kit_cards if c // 4 < SMALL_JOKER), -1)
     marked = bright = dark = -1
     if rules.bidding == "marked":

@@ -651,3 +651,23 @@ def test_legal_actions_returns_the_true_count_with_any_buffer(preset):
             assert np.array_equal(out[:min(size, n)], full[:min(size, n)])
         acts = g.legal_actions()
         g.play(acts[rng.integers(len(acts))])
+
+
+def test_rule_facts_are_rules_fields():
+    """The highest bid, the turned-up trump and the card points come from the rules."""
+    g = Game.new(fastdou.rules("classic", max_bid=5), seed=1)
+    assert g.legal_actions() == [0, 1, 2, 3, 4, 5]
+    bidder = g.current_player
+    g.play(5)                                        # the highest bid ends the bidding
+    assert g.phase == "play" and g.landlord == bidder and g.state[S.G_BID] == 5
+    classic = fastdou.rules("classic", landlord_gets_kitty=False)
+    assert Game.new(classic, seed=2).state[S.G_TRUMP] == -1        # no trump unless asked
+    trump = Game.new("jinling", seed=2)
+    assert 0 <= trump.state[S.G_TRUMP] <= 3
+    doubled = fastdou.rules("jinling", card_points=tuple(2 * p for p in
+                                                         fastdou.rules("jinling").card_points))
+    for r in (fastdou.rules("jinling"), doubled):
+        sim = fastdou.simulate(200, r, seed=3, per_deal=True).per_deal
+        if r is doubled:
+            assert np.array_equal(sim["scores"], 2 * base["scores"])
+        base = sim
