@@ -85,6 +85,13 @@ def _action_from_json(a, rules):
                       f"not {short(a)}")
 
 
+def _deal_of(state, rules, after: int) -> dict:
+    hands = [_cards.to_text(_cards.unpack(int(state[S.G_HANDS + p])))
+             for p in range(rules.players)]
+    return {"after": after, "hands": hands,
+            "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
+
+
 class Game:
     """One hand of play. Build it with :meth:`new` or :meth:`from_hands`."""
 
@@ -299,8 +306,21 @@ class Game:
             partner=int(st[S.G_PARTNER]), plays=int(st[S.G_PLAYS]),
             redeals=int(st[S.G_REDEALS]), history=tuple(history))
 
+    @property
+    def deals(self) -> list:
+        """Every deal of the hand, redeals included: ``{"after": k, "hands": [...], "kitty":
+        ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
+        Hands as dealt (with marked-card rules the bright landlord holds the kitty)."""
+        states = [before for before, _ in self._stack] + [self._state]
+        out = [_deal_of(states[0], self.rules, -1)]
+        for k in range(len(self._stack)):
+            if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
+                    states[k + 1][S.G_PHASE] != S.PH_DONE:
+                out.append(_deal_of(states[k + 1], self.rules, k))
+        return out
+
     def record(self) -> dict:
-        """The game record: rules, how the hand began, and every action."""
+        """The game record: rules, how the hand began, every action, and every deal."""
         actions = []
         for before, action in self._stack:
             if isinstance(action, Move):
@@ -310,7 +330,8 @@ class Game:
                 actions.append(action)
             else:
                 actions.append(int(action))
-        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions}
+        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions,
+                "deals": self.deals}
 
     def dumps(self) -> str:
         """The game record as JSON."""
@@ -347,6 +368,8 @@ class Game:
                 game.play(_action_from_json(a, rules))
             except FastdouError as e:
                 raise type(e)(f"action {k} of the record: {e}") from None
+        if "deals" in rec and rec["deals"] != game.deals:
+            raise RecordError("the record's deals are not those its replay deals")
         return game
 
     def __repr__(self) -> str:

@@ -671,3 +671,21 @@ def test_rule_facts_are_rules_fields():
         if r is doubled:
             assert np.array_equal(sim["scores"], 2 * base["scores"])
         base = sim
+
+
+def test_redeals_are_visible_in_the_game_and_its_record():
+    """Three passes redeal: ``deals`` shows both deals, the record carries them, and a
+    record whose deals do not match its replay is refused."""
+    g = Game.new("classic", seed=0, deal=0)
+    first = [cards.to_text(g.hand(s)) for s in range(3)]
+    for _ in range(3):
+        g.play(0)
+    assert g.phase == "bid" and g.state[S.G_REDEALS] == 1
+    assert [d["after"] for d in g.deals] == [-1, 2]
+    assert g.deals[0]["hands"] == first
+    assert g.deals[1]["hands"] == [cards.to_text(g.hand(s)) for s in range(3)] != first
+    assert Game.loads(g.dumps()).deals == g.deals
+    record = g.record()
+    record["deals"][1]["kitty"] = "333"
+    with pytest.raises(fastdou.RecordError, match="deals"):
+        Game.loads(json.dumps(record))
