@@ -25,8 +25,8 @@ from fastdou.kernels.layout import (
 from fastdou.kernels.moves import kind_of, responses
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.state import (
-    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_CALLED, G_DEAL, G_DOUBLES, G_FIRST, G_GRABS,
-    G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
+    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_DEAL, G_DECLINED, G_DOUBLED, G_DOUBLES, G_FIRST,
+    G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
     G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS,
     G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS,
     G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY,
@@ -78,7 +78,7 @@ def _begin_bidding(state, rules, first):
     state[G_BIDDER] = -1
     state[G_TURNS] = 0
     state[G_PASSES] = 0
-    state[G_CALLED] = 0
+    state[G_DECLINED] = 0
 
 
 @kernel
@@ -181,7 +181,7 @@ def _begin_doubling(state, rules):
     """After the landlord is known: the doubling phase if the rules have one, else play."""
     mode = rules[R_DOUBLING]
     state[G_TURNS] = 0
-    state[G_CALLED] = 0
+    state[G_DOUBLED] = 0
     if mode == DOUBLING_NONE:
         _begin_play(state, rules)
         return
@@ -337,13 +337,13 @@ def _call_grab(state, rules, p, other, v):
     if state[G_BIDDER] < 0:                      # calling
         if v > 0:
             state[G_BIDDER] = p
-            if (state[G_CALLED] >> other) & 1 or rules[R_MAX_GRABS] == 0:
+            if (state[G_DECLINED] >> other) & 1 or rules[R_MAX_GRABS] == 0:
                 _landlord_chosen(state, rules, p)
             else:
                 state[G_PLAYER] = other
         else:
-            state[G_CALLED] |= 1 << p
-            if (state[G_CALLED] >> other) & 1:
+            state[G_DECLINED] |= 1 << p
+            if (state[G_DECLINED] >> other) & 1:
                 _landlord_chosen(state, rules, state[G_FIRST])
             else:
                 state[G_PLAYER] = other
@@ -380,7 +380,7 @@ def _double(state, rules, v):
     if v > 0:
         state[G_DOUBLES] += 1
         state[G_MULT] *= 2
-        state[G_CALLED] |= 1 << p
+        state[G_DOUBLED] |= 1 << p
     state[G_TURNS] += 1
     if mode == DOUBLING_LANDLORD:
         _begin_play(state, rules)
@@ -395,7 +395,7 @@ def _double(state, rules, v):
             _begin_play(state, rules)
         elif state[G_TURNS] < players - 1:
             state[G_PLAYER] = (p + 1) % players
-        elif state[G_CALLED] != 0:
+        elif state[G_DOUBLED] != 0:
             state[G_PLAYER] = landlord           # a farmer doubled: the landlord may redouble
         else:
             _begin_play(state, rules)
