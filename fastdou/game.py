@@ -15,8 +15,8 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou.checks import is_whole, seat as _seat, short, whole
-from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError, InvalidCardsError,
-                            RecordError)
+from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
+                            InvalidCardsError, RecordError)
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH

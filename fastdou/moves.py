@@ -14,7 +14,7 @@ from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
 from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError
-from fastdou.kernels.layout import INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
+from fastdou.kernels.layout import INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
 from fastdou.kinds import Kind
 from fastdou.rules import as_rules
 
@@ -42,7 +42,7 @@ class Move:
         if not is_whole(kind) or int(kind) not in _KIND_IDS:
             raise IllegalMoveError(f"unknown kind id {short(kind)}")
         for name, v, top in (("packed", packed, (1 << 60) - 1), ("rank", rank, 14),
-                             ("length", length, 255)):
+                             ("length", length, INFO_FIELD_MASK)):
             if not is_whole(v) or not 0 <= v <= top:
                 raise IllegalMoveError(f"a move's {name} is a whole number 0..{top}, "
                                        f"not {short(v)}")
@@ -66,8 +66,9 @@ class Move:
         """The Move of a kernel record ``[cards, info]``."""
         info = int(record[1])
         move = cls.__new__(cls)      # the kernels' fields are in range by construction
-        move._set(int(record[0]), Kind(info & 255), (info >> INFO_RANK_SHIFT) & 255,
-                  (info >> INFO_LENGTH_SHIFT) & 255)
+        move._set(int(record[0]), Kind(info & INFO_FIELD_MASK),
+                  (info >> INFO_RANK_SHIFT) & INFO_FIELD_MASK,
+                  (info >> INFO_LENGTH_SHIFT) & INFO_FIELD_MASK)
         return move
 
     @property

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
+from fastdou import cards
 from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
@@ -48,7 +49,8 @@ _CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule that varies between the games of the family (docs/rules.md §3), as one frozen value.
+    """Every rule that varies between the games of the family, as one frozen value
+    (docs/rules.md §3).
 
     Pattern fields (what may be played) are lowered to the kernels' rules array; deal fields
     describe the table. Build one with :func:`fastdou.rules`; however it is built, it is
@@ -136,9 +138,7 @@ class Rules:
         a[L.R_BOMB_ORDER] = BOMB_ORDER[self.bomb_order]
         a[L.R_JOKER_BOMBS] = JOKER_BOMBS[self.joker_bombs]
         a[L.R_MAX_MOVE] = self.max_move
-        packed = 0
-        for r, c in enumerate(self.deck):
-            packed |= int(c) << (4 * r)
+        packed = cards.pack(self.deck)
         a[L.R_DECK] = np.int64(np.uint64(packed).view(np.int64))
         a[L.R_PLAYERS] = self.players
         a[L.R_HAND_SIZE] = self.hand_size

@@ -19,6 +19,8 @@ Rules
 """
 
 N_RANKS = 15
+COUNT_BITS = 4         # bits of one rank's count in a packed multiset
+COUNT_MASK = 15        # (1 << COUNT_BITS) - 1: the largest count a rank can pack
 SMALL_JOKER = 13
 BIG_JOKER = 14
 RANK_2 = 12
@@ -60,6 +62,7 @@ REC_INFO = 1
 REC_WIDTH = 2
 INFO_RANK_SHIFT = 8
 INFO_LENGTH_SHIFT = 16
+INFO_FIELD_MASK = 255  # each of kind, rank and length is one byte of the info word
 
 # Rules array indices.
 R_DECKS = 0            # 1 or 2
