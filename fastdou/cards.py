@@ -17,10 +17,10 @@ import numpy as np
 
 from fastdou.checks import is_whole, short
 from fastdou.errors import InvalidCardsError
-from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, N_RANKS
+from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS
 
 MAX_TEXT = 1000      # characters of card text read at most (the largest deck has 108 cards)
-MAX_CARDS = 108      # cards in a DouZero list at most
+MAX_CARDS = MAX_DECK  # cards in a DouZero list at most
 PACKED_BITS = COUNT_BITS * N_RANKS
 
 TOKENS = "3456789TJQKA2BR"

@@ -23,6 +23,7 @@ from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
+_ACTIONS_HINT = 256   # a first buffer for legal actions; a position with more gets its own
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
 SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
@@ -199,7 +200,7 @@ class Game:
 
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
-        out = np.empty((256, REC_WIDTH), dtype=np.uint64)
+        out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
         n = E.legal_actions(self._state, self.rules.array, out)
         if n > len(out):
             out = np.empty((n, REC_WIDTH), dtype=np.uint64)

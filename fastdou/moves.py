@@ -23,6 +23,7 @@ from fastdou.rules import as_rules
 _CHAIN_WIDTH = {Kind.SOLO_CHAIN: 1, Kind.PAIR_CHAIN: 2, Kind.TRIO_CHAIN: 3,
                 Kind.PLANE_SOLO: 3, Kind.PLANE_PAIR: 3, Kind.QUAD_CHAIN: 4, Kind.CARRIER: 4,
                 Kind.SPACESHIP: 4}
+_READINGS_HINT = 8     # a first buffer for the readings of some cards; more get their own
 _KIND_IDS = frozenset(int(k) for k in Kind)
 _SINGLE_CORE = {Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SOLO: 4,
                 Kind.FOUR_TWO_PAIR: 4, Kind.QUAD_TRIO: 4, Kind.DRESS: 4}
@@ -201,7 +202,7 @@ def classify(cards, rules="classic") -> list[Move]:
     """Every reading of ``cards`` played as one move (empty if none)."""
     rules = as_rules(rules)
     packed = np.uint64(_cards.pack(_cards.parse(cards, rules)))
-    out = np.empty((8, REC_WIDTH), dtype=np.uint64)
+    out = np.empty((_READINGS_HINT, REC_WIDTH), dtype=np.uint64)
     n = K.readings(packed, rules.array, out)
     if n > out.shape[0]:
         out = np.empty((n, REC_WIDTH), dtype=np.uint64)

@@ -16,7 +16,8 @@ from fastdou.kernels.deal import mix64, next_below, stream
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
     BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE, BOMB,
-    DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, N_RANKS, R_BIDDING,
+    DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, MAX_DECK, N_RANKS,
+    R_BIDDING,
     R_BOMB_FACTOR, R_CARD_POINTS, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP, R_JOKER_FACTOR,
     R_KITTY, R_KITTY_TO_LANDLORD, R_KITTY_TRUMP, R_MAX_BID, R_MAX_GRABS, R_MAX_REDEALS,
     R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
@@ -88,7 +89,7 @@ def deal(state, rules):
     players = rules[R_PLAYERS]
     hand_size = rules[R_HAND_SIZE]
     kitty = rules[R_KITTY]
-    cards = np.empty(128, np.int64)
+    cards = np.empty(MAX_DECK, np.int64)
     n, rng = _shuffle(rules, deal_stream(state[G_SEED], state[G_DEAL], state[G_REDEALS]),
                       cards)
     for p in range(players):

@@ -21,6 +21,7 @@ Rules
 N_RANKS = 15
 COUNT_BITS = 4         # bits of one rank's count in a packed multiset
 COUNT_MASK = 15        # (1 << COUNT_BITS) - 1: the largest count a rank can pack
+MAX_DECK = 108         # cards of two decks, the most a deck can hold
 SMALL_JOKER = 13
 BIG_JOKER = 14
 RANK_2 = 12
