@@ -1,4 +1,5 @@
-"""Seeded benchmark corpora of classic positions, dealt with fastdou's counter-based dealer.
+"""Seeded benchmark corpora of positions, dealt by the engine's own dealer (the deals
+``fastdou.simulate`` plays).
 
 * ``lead_hands``: the landlord's 20-card hand (17 + kitty) of deal i, or a farmer's 17.
 * ``response_positions``: a farmer's 17-card hand facing a realistic lead of the landlord:
@@ -10,25 +11,31 @@ from numba import njit
 
 import fastdou
 from fastdou import kernels as K
-from fastdou.kernels.deal import deal, next_below, stream
+from fastdou.kernels import engine as E
+from fastdou.kernels import state as S
+from fastdou.kernels.deal import next_below, stream
+from fastdou.kernels.layout import INFO_FIELD_MASK
 
 
 @njit(cache=True)
-def _deal_many(deck, sizes, seed, n, out):
-    hands = np.zeros((sizes.shape[0], 15), np.int64)
+def _deal_many(rules, seed, n, out):
+    """Deals 0..n-1 of ``seed`` exactly as ``fastdou.simulate`` and ``Game.new`` deal them."""
+    state = E.new_state()
+    players = out.shape[1] - 1
     for i in range(n):
-        deal(deck, sizes, seed, i, hands)
-        for k in range(sizes.shape[0]):
-            out[i, k] = hands[k]
+        E.start(state, rules, seed, i)
+        for k in range(players):
+            K.unpack(np.uint64(state[S.G_HANDS + k]), out[i, k])
+        K.unpack(np.uint64(state[S.G_KITTY]), out[i, players])
     return out
 
 
 def deals(n, seed=0, rules="classic"):
-    """``(n, players + 1, 15)`` uint8 counts: every player's share and the kitty."""
+    """``(n, players + 1, 15)`` uint8 counts: every player's hand as dealt and the kitty
+    (the engine's own dealer; with marked-card rules the bright landlord holds the kitty)."""
     r = fastdou.rules(rules)
-    sizes = np.array([r.hand_size] * r.players + [r.kitty], dtype=np.int64)
-    out = np.zeros((n, len(sizes), 15), dtype=np.int64)
-    return _deal_many(r.deck.astype(np.int64), sizes, seed, n, out).astype(np.uint8)
+    out = np.zeros((n, r.players + 1, 15), dtype=np.uint8)
+    return _deal_many(r.array, seed, n, out)
 
 
 def lead_hands(n, size=20, seed=0, rules="classic"):
@@ -46,7 +53,7 @@ def _pick_lasts(moves, offsets, seed, lasts):
         lo, hi = offsets[i], offsets[i + 1]
         seen = 0
         for j in range(lo, hi):
-            seen |= 1 << (moves[j, 1] & np.uint64(255))
+            seen |= 1 << (moves[j, 1] & np.uint64(INFO_FIELD_MASK))
         kinds = np.empty(64, np.int64)
         nk = 0
         for k in range(64):
@@ -57,10 +64,10 @@ def _pick_lasts(moves, offsets, seed, lasts):
         pick, state = next_below(state, nk)
         count = 0
         for j in range(lo, hi):
-            count += (moves[j, 1] & np.uint64(255)) == kinds[pick]
+            count += (moves[j, 1] & np.uint64(INFO_FIELD_MASK)) == kinds[pick]
         which, state = next_below(state, count)
         for j in range(lo, hi):
-            if (moves[j, 1] & np.uint64(255)) == kinds[pick]:
+            if (moves[j, 1] & np.uint64(INFO_FIELD_MASK)) == kinds[pick]:
                 if which == 0:
                     lasts[i] = moves[j]
                     break

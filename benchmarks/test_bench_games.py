@@ -20,11 +20,13 @@ def games_per_s(deals, threads, rules="classic"):
 
 
 def test_classic_self_play(benchmark, quick):
-    """Random self-play, one thread; gate: 2 threads over 1.5x one (the target is 1.8x)."""
+    """Random self-play, one thread; gates: the exact plays of the corpus, and 2 threads over
+    1.5x one (the target is 1.8x)."""
     deals = 100_000 if quick else 200_000   # large enough that threads start-up is noise
     fastdou.simulate(100, threads=1)
-    benchmark.pedantic(fastdou.simulate, (deals,), {"threads": 1}, rounds=3,
-                       warmup_rounds=0)
+    result = benchmark.pedantic(fastdou.simulate, (deals,), {"threads": 1}, rounds=3,
+                                warmup_rounds=0)
+    assert round(result.summary.plays * deals) == (2_966_847 if quick else 5_936_340)
     one = deals / benchmark.stats.stats.min
     benchmark.extra_info["games_per_s_1_thread"] = one
     print(f"\nclassic random self-play: {one:,.0f} games/s on 1 thread")
@@ -35,11 +37,20 @@ def test_classic_self_play(benchmark, quick):
         assert two / one > 1.5
 
 
+# Exact plays over deals 0..n-1 of seed 0, random self-play (quick, full): a change here is
+# a change of the engine's games, not of its speed.
+GOLDEN_PLAYS = {"two_player": (36_955, 923_169), "two_landlords": (44_699, 1_108_309),
+                "four_player": (91_788, 2_286_861), "five_player": (103_156, 2_561_822),
+                "emperor": (74_333, 1_853_357), "jinling": (62_901, 1_559_741)}
+
+
 @pytest.mark.parametrize("preset", [p for p in fastdou.PRESETS if p != "classic"])
 def test_preset_self_play(benchmark, quick, preset):
+    """Random self-play, one thread; gate: the exact number of plays of the corpus."""
     deals = 2_000 if quick else 50_000
     fastdou.simulate(100, preset, threads=1)
-    benchmark.pedantic(fastdou.simulate, (deals, preset), {"threads": 1}, rounds=3)
+    result = benchmark.pedantic(fastdou.simulate, (deals, preset), {"threads": 1}, rounds=3)
+    assert round(result.summary.plays * deals) == GOLDEN_PLAYS[preset][0 if quick else 1]
     rate = deals / benchmark.stats.stats.min
     benchmark.extra_info["games_per_s_1_thread"] = rate
     print(f"\n{preset} random self-play: {rate:,.0f} games/s on 1 thread")

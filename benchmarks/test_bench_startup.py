@@ -32,3 +32,38 @@ def test_startup(cache_env):
     print(f"\nimport fastdou {imported:.2f} s; cold compile and first call {cold:.1f} s; "
           f"cached first call (with import) {warm:.2f} s")
     assert warm < cold
+
+
+NEW_POLICY = """
+import sys, time
+start = time.perf_counter()
+import numpy as np
+from numba import njit
+from numba.core import event
+import fastdou
+@njit
+def highest_{k}(state, actions, n, rng):      # a policy no earlier process has seen
+    return n - 1 - {k} % n, rng
+with event.install_recorder("numba:compile") as compiles:
+    fastdou.simulate(1, policies=["random", highest_{k}, "random"])
+seconds = time.perf_counter() - start
+ours = [e.data["dispatcher"].py_func.__module__ for _, e in compiles.buffer if e.is_start]
+print(seconds, sum(m.startswith("fastdou") for m in ours))
+"""
+
+
+def test_a_new_user_policy_costs_its_own_compile(cache_env):
+    """With the engine cached, a policy never seen before reaches its first deal without
+    compiling any of fastdou's functions (Numba's compile events: the exact gate), in about
+    its own compile time (reported)."""
+    times = []
+    for k in range(3):                 # k = 0 fills the cache; 1 and 2 are new policies
+        out = subprocess.run([sys.executable, "-c", NEW_POLICY.format(k=k)], check=True,
+                             env=cache_env, capture_output=True, text=True).stdout.split()
+        times.append(float(out[0]))
+        if k:
+            assert int(out[1]) == 0, "fastdou's kernels were compiled again for a new policy"
+        else:
+            assert int(out[1]) > 0, "the cold run compiled nothing: the counter is broken"
+    print(f"\nfirst deal of a new user policy, engine cached: {times[1]:.2f} s and "
+          f"{times[2]:.2f} s (cold engine compile with it: {times[0]:.1f} s)")

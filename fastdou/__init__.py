@@ -22,8 +22,8 @@ from fastdou.simulation import SimulationResult, Summary, simulate
 __version__ = "0.1.0"
 __all__ = [
     "AmbiguousMoveError", "ArgumentError", "FastdouError", "Game", "GameResult",
-    "GameStateError", "IllegalMoveError", "InvalidCardsError", "RecordError", "Kind", "Move", "MoveList", "PRESETS", "PROFILES", "PolicyError",
-    "Rules", "RulesError", "SimulationResult", "Summary", "beats", "cards", "classify",
-    "generate_batch", "legal_moves", "rules", "simulate", "compare", "Comparison",
-    "load_results",
+    "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "Move", "MoveList",
+    "PRESETS", "PROFILES", "PolicyError", "RecordError", "Rules", "RulesError",
+    "SimulationResult", "Summary", "beats", "cards", "classify", "generate_batch",
+    "legal_moves", "rules", "simulate", "compare", "Comparison", "load_results",
 ]

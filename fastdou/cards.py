@@ -1,4 +1,4 @@
-"""Card notation: parse every form of RULES.md §1 into 15 counts, and write it back.
+"""Card notation: parse every form of docs/rules.md §1.1 into 15 counts, and write it back.
 
 Accepted inputs (case-insensitive, spaces and commas ignored in text):
 
@@ -17,11 +17,11 @@ import numpy as np
 
 from fastdou.checks import is_whole, short
 from fastdou.errors import InvalidCardsError
-from fastdou.kernels.layout import N_RANKS
+from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS
 
 MAX_TEXT = 1000      # characters of card text read at most (the largest deck has 108 cards)
-MAX_CARDS = 108      # cards in a DouZero list at most
-PACKED_BITS = 4 * N_RANKS
+MAX_CARDS = MAX_DECK  # cards in a DouZero list at most
+PACKED_BITS = COUNT_BITS * N_RANKS
 
 TOKENS = "3456789TJQKA2BR"
 _ALIASES = {"10": 7, "X": 13, "小王": 13, "D": 14, "大王": 14}
@@ -150,7 +150,7 @@ def from_douzero(values, rules=None) -> np.ndarray:
 
 def pack(counts) -> int:
     """The packed ``uint64`` form kernels use (4 bits per rank), as a Python int."""
-    return sum(int(c) << (4 * r) for r, c in enumerate(counts_of(counts)))
+    return sum(int(c) << (COUNT_BITS * r) for r, c in enumerate(counts_of(counts)))
 
 
 def unpack(packed) -> np.ndarray:
@@ -159,4 +159,5 @@ def unpack(packed) -> np.ndarray:
         raise InvalidCardsError(f"a packed hand is a whole number 0 <= p < 2**60, "
                                 f"not {short(packed)}")
     packed = int(packed)
-    return np.array([(packed >> (4 * r)) & 15 for r in range(N_RANKS)], dtype=np.uint8)
+    return np.array([(packed >> (COUNT_BITS * r)) & COUNT_MASK for r in range(N_RANKS)],
+                    dtype=np.uint8)

@@ -101,8 +101,8 @@ def compare(policies, deals: int, rules="classic", seed: int = 0, threads=None, 
         n = min(BLOCK, deals - done)
         per = np.zeros((k, n), np.int64)          # per policy, per deal: score units
         for r, seat_of in enumerate(rots):
-            res = simulate(n, rules, [policies[i] for i in seat_of], seed, threads,
-                           per_deal=True, first=done).per_deal
+            res = simulate(n, rules, [policies[i] for i in seat_of], seed=seed,
+                           threads=threads, per_deal=True, first=done).per_deal
             units = np.rint(res["scores"] * S.SCORE_UNIT).astype(np.int64)
             decided = res["winner"] != S.SIDE_VOID
             in_team = (res["team"][:, None] >> np.arange(players)) & 1 == 1

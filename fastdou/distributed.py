@@ -85,7 +85,8 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
     writer = ResultWriter(path, rules, meta) if path else None
     try:
         with _LOCK:
-            result = simulate(n, rules, list(policies), seed, threads, per_deal, first=first,
+            result = simulate(n, rules, list(policies), seed=seed, threads=threads,
+                              per_deal=per_deal, first=first,
                               on_chunk=writer.write if writer else None)
         totals = result.totals.to_json()
         if writer:
@@ -156,7 +157,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
 
 def _empty(rules) -> dict:
     from fastdou.summary import Totals, preset_features
-    return Totals(rules.players, preset_features(rules)).to_json()
+    return Totals(rules.players, preset_features(rules), rules.max_redeals).to_json()
 
 
 def _dataset_folder(out, planned: set) -> str:

@@ -15,17 +15,15 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou.checks import is_whole, seat as _seat, short, whole
-from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError, InvalidCardsError,
-                            RecordError)
+from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
+                            InvalidCardsError, RecordError)
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
-# The largest value a non-play action takes (bids 1..3; call, grab, reveal, double 1).
-_MAX_ACTION_VALUE = 3
-
+_ACTIONS_HINT = 256   # a first buffer for legal actions; a position with more gets its own
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
 SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
@@ -86,6 +84,13 @@ def _action_from_json(a, rules):
         return a
     raise RecordError(f"an action in a record is 'pass', an int or [text, kind], "
                       f"not {short(a)}")
+
+
+def _deal_of(state, rules, after: int) -> dict:
+    hands = [_cards.to_text(_cards.unpack(int(state[S.G_HANDS + p])))
+             for p in range(rules.players)]
+    return {"after": after, "hands": hands,
+            "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
 
 
 class Game:
@@ -195,7 +200,7 @@ class Game:
 
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
-        out = np.empty((256, REC_WIDTH), dtype=np.uint64)
+        out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
         n = E.legal_actions(self._state, self.rules.array, out)
         if n > len(out):
             out = np.empty((n, REC_WIDTH), dtype=np.uint64)
@@ -220,7 +225,7 @@ class Game:
             return action.record
         if not is_whole(action):
             raise IllegalMoveError(f"the {self.phase} phase takes an int, not {short(action)}")
-        if not 0 <= action <= _MAX_ACTION_VALUE:
+        if not 0 <= action <= self.rules.max_bid:      # bids 1..max_bid; call, double.. 1
             raise IllegalMoveError(self._why_illegal(int(action), None))
         return np.array([int(action), 0], dtype=np.uint64)
 
@@ -240,13 +245,13 @@ class Game:
             allowed = ", ".join(str(a) for a in self.legal_actions())
             return f"{action!r} is not allowed in the {self.phase} phase now ({allowed})"
         move = Move.from_record(record)
-        if move.is_pass():
+        if move.is_pass:
             return f"seat {seat} leads and may not pass"
         held = self.hand(seat)
         if (move.cards > held).any():
             return f"seat {seat} does not hold {move.text()}"
         last = self.last_move
-        if last.is_pass():
+        if last.is_pass:
             return f"{move.text()} is not a legal lead"
         return f"{move.text()} does not beat {last.text()}"
 
@@ -302,18 +307,32 @@ class Game:
             partner=int(st[S.G_PARTNER]), plays=int(st[S.G_PLAYS]),
             redeals=int(st[S.G_REDEALS]), history=tuple(history))
 
+    @property
+    def deals(self) -> list:
+        """Every deal of the hand, redeals included: ``{"after": k, "hands": [...], "kitty":
+        ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
+        Hands as dealt (with marked-card rules the bright landlord holds the kitty)."""
+        states = [before for before, _ in self._stack] + [self._state]
+        out = [_deal_of(states[0], self.rules, -1)]
+        for k in range(len(self._stack)):
+            if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
+                    states[k + 1][S.G_PHASE] != S.PH_DONE:
+                out.append(_deal_of(states[k + 1], self.rules, k))
+        return out
+
     def record(self) -> dict:
-        """The game record: rules, how the hand began, and every action."""
+        """The game record: rules, how the hand began, every action, and every deal."""
         actions = []
         for before, action in self._stack:
             if isinstance(action, Move):
-                actions.append("pass" if action.is_pass() else
+                actions.append("pass" if action.is_pass else
                                [action.text(), action.kind.name.lower()])
             elif isinstance(action, str):
                 actions.append(action)
             else:
                 actions.append(int(action))
-        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions}
+        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions,
+                "deals": self.deals}
 
     def dumps(self) -> str:
         """The game record as JSON."""
@@ -350,6 +369,8 @@ class Game:
                 game.play(_action_from_json(a, rules))
             except FastdouError as e:
                 raise type(e)(f"action {k} of the record: {e}") from None
+        if "deals" in rec and rec["deals"] != game.deals:
+            raise RecordError("the record's deals are not those its replay deals")
         return game
 
     def __repr__(self) -> str:

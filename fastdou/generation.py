@@ -23,7 +23,7 @@ def as_move(move, rules) -> Move:
         return Move.parse(move, rules)
     if not isinstance(move, Move):
         raise IllegalMoveError(f"expected a Move, its text or None, not {short(move)}")
-    if move.is_pass():
+    if move.is_pass:
         return move
     _cards.parse(move.cards, rules)
     if move not in classify(move.cards, rules):

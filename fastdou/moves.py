@@ -14,7 +14,7 @@ from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
 from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError
-from fastdou.kernels.layout import INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
+from fastdou.kernels.layout import INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
 from fastdou.kinds import Kind
 from fastdou.rules import as_rules
 
@@ -23,6 +23,7 @@ from fastdou.rules import as_rules
 _CHAIN_WIDTH = {Kind.SOLO_CHAIN: 1, Kind.PAIR_CHAIN: 2, Kind.TRIO_CHAIN: 3,
                 Kind.PLANE_SOLO: 3, Kind.PLANE_PAIR: 3, Kind.QUAD_CHAIN: 4, Kind.CARRIER: 4,
                 Kind.SPACESHIP: 4}
+_READINGS_HINT = 8     # a first buffer for the readings of some cards; more get their own
 _KIND_IDS = frozenset(int(k) for k in Kind)
 _SINGLE_CORE = {Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SOLO: 4,
                 Kind.FOUR_TWO_PAIR: 4, Kind.QUAD_TRIO: 4, Kind.DRESS: 4}
@@ -42,7 +43,7 @@ class Move:
         if not is_whole(kind) or int(kind) not in _KIND_IDS:
             raise IllegalMoveError(f"unknown kind id {short(kind)}")
         for name, v, top in (("packed", packed, (1 << 60) - 1), ("rank", rank, 14),
-                             ("length", length, 255)):
+                             ("length", length, INFO_FIELD_MASK)):
             if not is_whole(v) or not 0 <= v <= top:
                 raise IllegalMoveError(f"a move's {name} is a whole number 0..{top}, "
                                        f"not {short(v)}")
@@ -66,8 +67,9 @@ class Move:
         """The Move of a kernel record ``[cards, info]``."""
         info = int(record[1])
         move = cls.__new__(cls)      # the kernels' fields are in range by construction
-        move._set(int(record[0]), Kind(info & 255), (info >> INFO_RANK_SHIFT) & 255,
-                  (info >> INFO_LENGTH_SHIFT) & 255)
+        move._set(int(record[0]), Kind(info & INFO_FIELD_MASK),
+                  (info >> INFO_RANK_SHIFT) & INFO_FIELD_MASK,
+                  (info >> INFO_LENGTH_SHIFT) & INFO_FIELD_MASK)
         return move
 
     @property
@@ -88,10 +90,14 @@ class Move:
     def __len__(self) -> int:
         return int(self.cards.sum())
 
+    @property
     def is_pass(self) -> bool:
+        """Whether this is the pass."""
         return self.kind == Kind.PASS
 
+    @property
     def is_bomb(self) -> bool:
+        """Whether this is a bomb (a rank bomb, or any joker bomb)."""
         return self.kind in (Kind.BOMB, Kind.ROCKET)
 
     def core(self) -> np.ndarray:
@@ -108,7 +114,7 @@ class Move:
 
     def text(self) -> str:
         """Cards as text, attachments after a '+': ``'333444+55'``; ``'pass'`` for a pass."""
-        if self.is_pass():
+        if self.is_pass:
             return "pass"
         core = self.core()
         rest = self.cards - core
@@ -119,7 +125,7 @@ class Move:
         return self.text()
 
     def __repr__(self) -> str:
-        if self.is_pass():
+        if self.is_pass:
             return "Move.PASS"
         return f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
 
@@ -196,7 +202,7 @@ def classify(cards, rules="classic") -> list[Move]:
     """Every reading of ``cards`` played as one move (empty if none)."""
     rules = as_rules(rules)
     packed = np.uint64(_cards.pack(_cards.parse(cards, rules)))
-    out = np.empty((8, REC_WIDTH), dtype=np.uint64)
+    out = np.empty((_READINGS_HINT, REC_WIDTH), dtype=np.uint64)
     n = K.readings(packed, rules.array, out)
     if n > out.shape[0]:
         out = np.empty((n, REC_WIDTH), dtype=np.uint64)

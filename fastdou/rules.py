@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
+from fastdou import cards
 from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
@@ -48,7 +49,8 @@ _CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule that varies between the games of RULES.md, as one frozen value.
+    """Every rule that varies between the games of the family, as one frozen value
+    (docs/rules.md §3).
 
     Pattern fields (what may be played) are lowered to the kernels' rules array; deal fields
     describe the table. Build one with :func:`fastdou.rules`; however it is built, it is
@@ -64,6 +66,7 @@ class Rules:
     hand_size: int = 17
     kitty: int = 3
     landlord_gets_kitty: bool = True
+    kitty_trump: bool = False      # the first non-joker kitty card, turned up, names a trump
     # Which non-bomb kinds exist, and chain limits.
     kinds: frozenset = _CLASSIC_KINDS
     solo_chain_min: int = 5
@@ -82,9 +85,10 @@ class Rules:
     bomb_max: int = 4
     bomb_order: str = "size_rank"
     joker_bombs: str = "all"
-    max_move: int = 20
-    # Game flow (RULES.md §3-4).
+    joker_solos: bool = True       # a lone joker may be played as a solo
+    # Game flow (docs/rules.md §4).
     bidding: str = "score"
+    max_bid: int = 3               # the highest bid of score bidding (it ends the bidding)
     max_redeals: int = 0
     doubling: str = "none"
     max_grabs: int = 0
@@ -93,6 +97,7 @@ class Rules:
     scoring: str = "landlord"
     bomb_factors: tuple = (1, 1, 1, 1, 2, 2, 2, 2, 2)
     joker_bomb_factor: int = 2
+    card_points: tuple = ()        # points scoring: the points of a card of each rank (15)
 
     def __post_init__(self):
         self._validate()
@@ -133,9 +138,7 @@ class Rules:
         a[L.R_BOMB_ORDER] = BOMB_ORDER[self.bomb_order]
         a[L.R_JOKER_BOMBS] = JOKER_BOMBS[self.joker_bombs]
         a[L.R_MAX_MOVE] = self.max_move
-        packed = 0
-        for r, c in enumerate(self.deck):
-            packed |= int(c) << (4 * r)
+        packed = cards.pack(self.deck)
         a[L.R_DECK] = np.int64(np.uint64(packed).view(np.int64))
         a[L.R_PLAYERS] = self.players
         a[L.R_HAND_SIZE] = self.hand_size
@@ -150,8 +153,18 @@ class Rules:
         a[L.R_SCORING] = SCORING[self.scoring]
         a[L.R_BOMB_FACTOR:L.R_BOMB_FACTOR + 9] = self.bomb_factors
         a[L.R_JOKER_FACTOR] = self.joker_bomb_factor
+        a[L.R_JOKER_SOLOS] = self.joker_solos
+        a[L.R_MAX_BID] = self.max_bid
+        a[L.R_KITTY_TRUMP] = self.kitty_trump
+        if self.card_points:
+            a[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_RANKS] = self.card_points
         a.flags.writeable = False
         return a
+
+    @property
+    def max_move(self) -> int:
+        """Most cards one move may hold: the largest hand a seat can have."""
+        return self.landlord_size
 
     @property
     def deck_size(self) -> int:
@@ -214,8 +227,18 @@ class Rules:
         if self.deck_size < self.players * self.hand_size + self.kitty:
             bad(f"{self.players} hands of {self.hand_size} and a kitty of {self.kitty} "
                 f"need more than the {self.deck_size} cards of the deck")
-        if not 1 <= self.max_move <= self.deck_size:
-            bad(f"max_move must be 1..{self.deck_size}, not {self.max_move!r}")
+        if not self.joker_solos and self.joker_bombs != "lone":
+            bad("joker_solos=False needs joker_bombs='lone': a lone joker must be playable")
+        if not 1 <= self.max_bid <= 9:
+            bad(f"max_bid must be 1..9, not {self.max_bid}")
+        if self.kitty_trump and (self.kitty == 0 or self.landlord_gets_kitty):
+            bad("kitty_trump turns up a kitty card: it needs a kitty kept out of play "
+                "(kitty > 0, landlord_gets_kitty=False)")
+        if (self.scoring == "points") != bool(self.card_points):
+            bad("card_points (15 points, one per rank) go with scoring='points', and only")
+        if self.card_points and (len(self.card_points) != L.N_RANKS or not all(
+                is_whole(p) and 0 <= p <= 100 for p in self.card_points)):
+            bad("card_points must be 15 whole numbers 0..100, one per rank 3..A 2 B R")
         for f, table in (("bidding", BIDDING), ("doubling", DOUBLING), ("spring", SPRING),
                          ("scoring", SCORING)):
             if getattr(self, f) not in table:
@@ -236,13 +259,16 @@ class Rules:
             bad("marked-card landlords need a card that is not a joker in the hands")
         if self.bidding in ("call_grab",) and self.players != 2:
             bad("call_grab bidding is for two players")
-        if self.scoring == "points" and self.players != 3:
-            bad("points scoring is jinling's, for three players")
+        if self.scoring == "points" and (self.players != 3 or self.bidding == "marked"):
+            bad("points scoring is jinling's: three players, one landlord")
+        if self.bidding == "marked" and self.scoring == "landlord":
+            bad("marked-card landlords may be two: their side scores as a team "
+                "(scoring='team')")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
 
 
-# Kicker profiles of the one-deck presets (RULES.md §2).
+# Kicker profiles of the one-deck presets (docs/rules.md §2.2, §5).
 PROFILES = {
     "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent"),
     "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere"),
@@ -254,32 +280,34 @@ PRESETS = {
     "classic": dict(),
     "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2,
                        bidding="call_grab", max_grabs=3, handicap=True, spring="none"),
-    "two_landlords": dict(players=2, hand_size=20, kitty=3, max_move=23, bidding="call"),
+    "two_landlords": dict(players=2, hand_size=20, kitty=3, bidding="call"),
     "four_player": dict(
         players=4, decks=2, hand_size=25, kitty=8, joker_pairs=True, bomb_min=4, bomb_max=8,
         kinds=_kinds("solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain",
                      "trio_chain", "plane_pair"),
-        max_move=33, bidding="score_once", max_redeals=3,
+        bidding="score_once", max_redeals=3,
         bomb_factors=(1, 1, 1, 1, 1, 1, 2, 2, 3), joker_bomb_factor=3),
     "five_player": dict(
         players=5, decks=2, hand_size=21, kitty=3, bomb_min=4, bomb_max=8, joker_bombs="any",
         kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
                      "trio_pair", "plane_pair"),
-        max_move=24, bidding="marked", doubling="everyone", spring="losers_silent",
+        bidding="marked", doubling="everyone", spring="losers_silent",
         scoring="team", bomb_factors=(1, 1, 1, 1, 1, 2, 2, 2, 2)),
     "emperor": dict(
         players=3, decks=2, hand_size=33, kitty=9, joker_pairs=True, bomb_min=5, bomb_max=8,
         pair_chain_min=4, trio_chain_min=3,
         kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
                      "trio_pair", "plane_pair", "quad", "quad_chain", "quad_trio", "carrier",
-                     "dress", "spaceship"),
-        max_move=42),
+                     "dress", "spaceship")),
     "jinling": dict(
         players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, bomb_min=3, bomb_max=3,
         bomb_order="rank", joker_bombs="lone",
-        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), max_move=17,
+        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), kitty_trump=True,
+        joker_solos=False,
         bidding="call", doubling="landlord", spring="none", scoring="points",
-        bomb_factors=(1,) * 9, joker_bomb_factor=1),
+        bomb_factors=(1,) * 9, joker_bomb_factor=1,
+        # 3..9 face value, 10 J Q K 10, A 5, 2 10, small joker 15, big joker 20.
+        card_points=(3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)),
 }
 FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
 
@@ -318,7 +346,7 @@ def _normalise(base: Rules, changes: dict) -> dict:
             changes[f] = bool(v)
         elif isinstance(v, np.integer):
             changes[f] = int(v)
-    for f in ("removed_ranks", "bomb_factors"):
+    for f in ("removed_ranks", "bomb_factors", "card_points"):
         if isinstance(changes.get(f), (list, tuple)):
             changes[f] = tuple(changes[f])
     if "removed_ranks" in changes and isinstance(changes["removed_ranks"], tuple):
@@ -342,7 +370,7 @@ def _preset(name: str) -> Rules:
 def rules(name: str | Rules = "classic", *, profile: str | None = None, **overrides) -> Rules:
     """The preset ``name`` (one of :data:`PRESETS`), with a kicker ``profile`` and overrides.
 
-    ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (RULES.md §2);
+    ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (docs/rules.md §2.2);
     ``"openspiel"`` also switches four_two off. A :class:`Rules` passes through unchanged
     when no profile or override is given.
     """

@@ -37,6 +37,13 @@ def _check_user_policy(fn, rules):
     if not (isinstance(out, tuple) and len(out) == 2
             and all(isinstance(v, (int, np.integer)) for v in out)):
         raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {short(out)}")
+    try:                          # the one signature the compiled loops call it with
+        fn.compile(P.POLICY_SIGNATURE)
+    except Exception as e:
+        raise PolicyError(f"policy {fn.__name__} does not compile as (int64[:] state, "
+                          f"uint64[:, :] actions, int64 n, uint64 rng) -> (int64, uint64): "
+                          f"{short((str(e).splitlines() or [type(e).__name__])[0])}") \
+            from None
 
 
 def import_policy(path: str):
@@ -59,18 +66,6 @@ def import_policy(path: str):
     if not callable(fn):
         raise PolicyError(f"policy {short(path)} is not a function")
     return fn
-
-
-_USER_LOOPS: dict = {}
-
-
-def _simulator(user):
-    """The compiled simulation loop: the cached built-in one, or one built around ``user``."""
-    if user is None:
-        return P.simulate_range
-    if user not in _USER_LOOPS:
-        _USER_LOOPS[user] = P.make_simulate_range(user)
-    return _USER_LOOPS[user]
 
 
 def _policy_codes(policies, rules):
@@ -195,15 +190,15 @@ def result_from_per_deal(arrays: dict, rules, *, seed: int, policies, first: int
     """A :class:`SimulationResult` whose summary is recomputed from per-deal arrays."""
     from fastdou import table as T
     res = np.stack([np.asarray(arrays[n], np.int64) for n in P.RESULT_NAMES], axis=1)
-    totals = Totals(rules.players, preset_features(rules))
+    totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
     if len(res):
         totals.add(res, T.score_units(arrays["scores"]))
     return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
                             per_deal=arrays, policies=tuple(policies), first=int(first))
 
 
-def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
-             threads: int | None = None, per_deal: bool = False, *, first: int = 0,
+def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
+             threads: int | None = None, per_deal: bool = False, first: int = 0,
              progress=None, on_chunk=None, client=None, out=None,
              chunk=None) -> SimulationResult:
     """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
@@ -245,12 +240,12 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
     if threads is not None:
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, user = _policy_codes(policies, rules)
-    simulate_range = _simulator(user)
+    simulate_range = P.compiled_simulate_range()
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        totals = Totals(rules.players, preset_features(rules))
+        totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
         kept = []
         done = 0
         while done < deals:
@@ -259,7 +254,7 @@ def simulate(deals: int, rules="classic", policies="random", seed: int = 0,
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
             _run(simulate_range, user, rules.array, seed, first + done, codes, res, scores,
-                 errors)
+                 errors, user or P.no_user_policy)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "

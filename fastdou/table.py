@@ -146,9 +146,9 @@ def rules_from_json(d) -> Rules:
     try:
         if "kinds" in d:
             d["kinds"] = frozenset(Kind[str(k).upper()] for k in d["kinds"])
-        for f in ("removed_ranks", "bomb_factors"):
-            if f in d:
-                d[f] = tuple(d[f])
+        for f in dataclasses.fields(Rules):
+            if isinstance(getattr(Rules, f.name), tuple) and f.name in d:
+                d[f.name] = tuple(d[f.name])
     except (KeyError, TypeError):
         raise RecordError(f"rules metadata holds bad kinds or tuples: {short(d)}") from None
     return Rules(**d)

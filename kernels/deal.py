@@ -1,5 +1,6 @@
-"""Counter-based randomness and dealing: deal ``i`` of seed ``s`` is a pure function of
-``(s, i)``, so results never depend on threads, chunking or machines.
+"""Counter-based randomness: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``, so
+results never depend on threads, chunking or machines (the engine deals with it,
+:func:`fastdou.kernels.engine.deal`).
 
 The generator is SplitMix64 (Steele, Lea and Flood, 2014) keyed by seed and deal index.
 """
@@ -7,7 +8,6 @@ The generator is SplitMix64 (Steele, Lea and Flood, 2014) keyed by seed and deal
 import numpy as np
 
 from fastdou.kernels.jit import kernel
-from fastdou.kernels.layout import N_RANKS
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -35,35 +35,3 @@ def next_below(state, n):
     state = state + _GOLDEN
     v = mix64(state) >> np.uint64(32)
     return np.int64((v * np.uint64(n)) >> np.uint64(32)), state
-
-
-@kernel
-def shuffled_deck(deck_counts, seed, index, out):
-    """Write the deck (15 counts) as a list of ranks into ``out``, shuffled by deal
-    ``index`` of ``seed`` (Fisher-Yates); returns the number of cards."""
-    n = 0
-    for r in range(N_RANKS):
-        for _ in range(deck_counts[r]):
-            out[n] = r
-            n += 1
-    state = stream(seed, index)
-    for i in range(n - 1, 0, -1):
-        j, state = next_below(state, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return n
-
-
-@kernel
-def deal(deck_counts, sizes, seed, index, hands):
-    """Deal ``sizes[k]`` cards to ``hands[k]`` (rows of 15 counts) from a shuffled deck, in
-    order; the cards after the last share are not dealt (kitty and set-aside cards are
-    simply further shares)."""
-    cards = np.empty(128, np.int64)
-    shuffled_deck(deck_counts, seed, index, cards)
-    hands[:, :] = 0
-    pos = 0
-    for k in range(sizes.shape[0]):
-        for _ in range(sizes[k]):
-            hands[k, cards[pos]] += 1
-            pos += 1
-    return hands

@@ -1,5 +1,5 @@
 """The game engine: dealing, landlord selection, doubling, play and scoring of every preset
-(RULES.md §3-4), as kernels over the state array of :mod:`fastdou.kernels.state`.
+(docs/rules.md §4), as kernels over the state array of :mod:`fastdou.kernels.state`.
 
 An *action* is a record ``uint64[2]``: in the play phase a move record (``[0, 0]`` is the
 pass); in the other phases ``[value, 0]`` with value 0 for pass / decline / no, 1..3 for a
@@ -15,27 +15,26 @@ import numpy as np
 from fastdou.kernels.deal import mix64, next_below, stream
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
-    BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE,
-    BOMB, DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, N_RANKS,
-    R_BIDDING, R_BOMB_FACTOR, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP,
-    R_JOKER_FACTOR, R_KITTY, R_KITTY_TO_LANDLORD, R_MAX_GRABS, R_MAX_REDEALS, R_PLAYERS,
-    R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
+    BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE, BOMB,
+    DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, MAX_DECK, N_RANKS,
+    R_BIDDING,
+    R_BOMB_FACTOR, R_CARD_POINTS, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP, R_JOKER_FACTOR,
+    R_KITTY, R_KITTY_TO_LANDLORD, R_KITTY_TRUMP, R_MAX_BID, R_MAX_GRABS, R_MAX_REDEALS,
+    R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
     SPRING_CLASSIC, SPRING_LOSERS_SILENT,
 )
 from fastdou.kernels.moves import kind_of, responses
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.state import (
-    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_CALLED, G_DEAL, G_DOUBLES, G_FIRST, G_GRABS,
-    G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
-    G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS,
-    G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS,
-    G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY,
-    PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE, SIDE_VOID, STATE_SIZE,
+    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_DEAL, G_DECLINED, G_DOUBLED, G_DOUBLES, G_FIRST,
+    G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
+    G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS,
+    G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS,
+    G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT,
+    SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE, SIDE_VOID, STATE_SIZE,
 )
 
 _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
-# jinling's card points by rank: 3..9 face value, 10/J/Q/K 10, A 5, 2 10, jokers 15 and 20.
-_POINTS = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)
 
 
 @kernel
@@ -80,7 +79,7 @@ def _begin_bidding(state, rules, first):
     state[G_BIDDER] = -1
     state[G_TURNS] = 0
     state[G_PASSES] = 0
-    state[G_CALLED] = 0
+    state[G_DECLINED] = 0
 
 
 @kernel
@@ -90,7 +89,7 @@ def deal(state, rules):
     players = rules[R_PLAYERS]
     hand_size = rules[R_HAND_SIZE]
     kitty = rules[R_KITTY]
-    cards = np.empty(128, np.int64)
+    cards = np.empty(MAX_DECK, np.int64)
     n, rng = _shuffle(rules, deal_stream(state[G_SEED], state[G_DEAL], state[G_REDEALS]),
                       cards)
     for p in range(players):
@@ -101,7 +100,7 @@ def deal(state, rules):
         state[G_SCORES + p] = 0
     k = np.uint64(0)
     state[G_TRUMP] = -1
-    shown = not rules[R_KITTY_TO_LANDLORD]     # jinling: the first kitty card turned up
+    shown = rules[R_KITTY_TRUMP]               # jinling: the first kitty card turned up
     for i in range(players * hand_size, players * hand_size + kitty):
         k += unit(cards[i] // 4, 1)
         if shown and state[G_TRUMP] < 0 and cards[i] // 4 < SMALL_JOKER:
@@ -183,7 +182,7 @@ def _begin_doubling(state, rules):
     """After the landlord is known: the doubling phase if the rules have one, else play."""
     mode = rules[R_DOUBLING]
     state[G_TURNS] = 0
-    state[G_CALLED] = 0
+    state[G_DOUBLED] = 0
     if mode == DOUBLING_NONE:
         _begin_play(state, rules)
         return
@@ -230,22 +229,25 @@ def is_leading(state):
 
 
 @kernel
-def _bid_values(state, rules, out):
-    """The bidding phase's actions: 0 (pass / decline) first, then the allowed values."""
-    mode = rules[R_BIDDING]
-    n = 0
-    out[n, 0] = 0
-    out[n, 1] = 0
-    n += 1
-    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
-        for b in range(state[G_BID] + 1, 4):
-            out[n, 0] = b
-            out[n, 1] = 0
-            n += 1
-    else:
-        out[n, 0] = 1
+def _put_value(out, n, value):
+    """Write the action ``[value, 0]`` at row ``n`` if it fits; returns ``n + 1``."""
+    if n < out.shape[0]:
+        out[n, 0] = value
         out[n, 1] = 0
-        n += 1
+    return n + 1
+
+
+@kernel
+def _bid_values(state, rules, out):
+    """The bidding phase's actions: 0 (pass / decline) first, then the allowed values.
+    Returns how many there are, writing only as many as fit."""
+    mode = rules[R_BIDDING]
+    n = _put_value(out, 0, 0)
+    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
+        for b in range(state[G_BID] + 1, rules[R_MAX_BID] + 1):
+            n = _put_value(out, n, b)
+    else:
+        n = _put_value(out, n, 1)
     return n
 
 
@@ -258,14 +260,9 @@ def legal_actions(state, rules, out):
     if phase == PH_DONE:
         return 0
     if phase != PH_PLAY:
-        if out.shape[0] < 4:
-            return 4
         if phase == PH_BID:
             return _bid_values(state, rules, out)
-        for v in range(2):
-            out[v, 0] = v
-            out[v, 1] = 0
-        return 2
+        return _put_value(out, _put_value(out, 0, 0), 1)      # no / yes
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
     last = np.empty(2, np.uint64)
     last[0] = np.uint64(state[G_LAST_CARDS])
@@ -306,7 +303,7 @@ def _bid(state, rules, v):
             state[G_BID] = v
             state[G_BIDDER] = p
             state[G_PASSES] = 0
-            if v == 3:
+            if v == rules[R_MAX_BID]:
                 _landlord_chosen(state, rules, p)
                 return
         else:
@@ -341,13 +338,13 @@ def _call_grab(state, rules, p, other, v):
     if state[G_BIDDER] < 0:                      # calling
         if v > 0:
             state[G_BIDDER] = p
-            if (state[G_CALLED] >> other) & 1 or rules[R_MAX_GRABS] == 0:
+            if (state[G_DECLINED] >> other) & 1 or rules[R_MAX_GRABS] == 0:
                 _landlord_chosen(state, rules, p)
             else:
                 state[G_PLAYER] = other
         else:
-            state[G_CALLED] |= 1 << p
-            if (state[G_CALLED] >> other) & 1:
+            state[G_DECLINED] |= 1 << p
+            if (state[G_DECLINED] >> other) & 1:
                 _landlord_chosen(state, rules, state[G_FIRST])
             else:
                 state[G_PLAYER] = other
@@ -384,7 +381,7 @@ def _double(state, rules, v):
     if v > 0:
         state[G_DOUBLES] += 1
         state[G_MULT] *= 2
-        state[G_CALLED] |= 1 << p
+        state[G_DOUBLED] |= 1 << p
     state[G_TURNS] += 1
     if mode == DOUBLING_LANDLORD:
         _begin_play(state, rules)
@@ -399,7 +396,7 @@ def _double(state, rules, v):
             _begin_play(state, rules)
         elif state[G_TURNS] < players - 1:
             state[G_PLAYER] = (p + 1) % players
-        elif state[G_CALLED] != 0:
+        elif state[G_DOUBLED] != 0:
             state[G_PLAYER] = landlord           # a farmer doubled: the landlord may redouble
         else:
             _begin_play(state, rules)
@@ -446,11 +443,11 @@ def _play(state, rules, cards, info):
 
 
 @kernel
-def card_points(hand):
-    """jinling's points of the cards in a packed hand."""
+def card_points(hand, rules):
+    """The points (``Rules.card_points``) of the cards in a packed hand."""
     total = 0
     for r in range(N_RANKS):
-        total += _POINTS[r] * count(hand, r)
+        total += rules[R_CARD_POINTS + r] * count(hand, r)
     return total
 
 
@@ -499,11 +496,11 @@ def _settle_points(state, rules, landlord_won):
     players = rules[R_PLAYERS]
     landlord = state[G_LANDLORD]
     factor = state[G_MULT] * SCORE_UNIT
-    own = card_points(np.uint64(state[G_HANDS + landlord]))
+    own = card_points(np.uint64(state[G_HANDS + landlord]), rules)
     for s in range(players):
         if s == landlord:
             continue
-        pts = card_points(np.uint64(state[G_HANDS + s])) if landlord_won else -own
+        pts = card_points(np.uint64(state[G_HANDS + s]), rules) if landlord_won else -own
         state[G_SCORES + s] = -pts * factor
         state[G_SCORES + landlord] += pts * factor
 

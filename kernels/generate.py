@@ -11,13 +11,14 @@ import numpy as np
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO,
-    INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
-    PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX,
-    R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
-    R_JOKER_PAIRS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
-    R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, R_WING_TRIO, ROCKET, SMALL_JOKER, SOLO, SOLO_CHAIN,
-    SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
+    FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
+    JOKER_BOMBS_LONE, PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO,
+    R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS,
+    R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN,
+    R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, R_WING_TRIO,
+    ROCKET, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
@@ -46,7 +47,7 @@ def _put(out, n, cards, kind, rank, length):
 
 @kernel
 def _nib(w, r):
-    return (w >> np.uint64(4 * r)) & np.uint64(15)
+    return (w >> np.uint64(COUNT_BITS * r)) & np.uint64(COUNT_MASK)
 
 
 @kernel
@@ -106,7 +107,7 @@ def _wings(out, n, core, kind, rank, length, caps, cand, k, per, no_rocket, trio
         r = lowest_bit(m)
         m &= m - 1
         take = min(np.int64(_nib(caps, r)), rem)
-        w += np.uint64(take) << np.uint64(4 * r)
+        w += np.uint64(take) << np.uint64(COUNT_BITS * r)
         rem -= take
     if rem:
         return n
@@ -136,14 +137,15 @@ def _wings(out, n, core, kind, rank, length, caps, cand, k, per, no_rocket, trio
             room += np.int64(_nib(caps, r))
         if i < 0:
             return n
-        w = (w & np.uint64((1 << (4 * i + 4)) - 1)) - (np.uint64(1) << np.uint64(4 * i))
+        w = (w & np.uint64((1 << (COUNT_BITS * (i + 1))) - 1)) - \
+            (np.uint64(1) << np.uint64(COUNT_BITS * i))
         rem = tail + 1
         m = cand & ~((1 << (i + 1)) - 1)
         while rem:
             r = lowest_bit(m)
             m &= m - 1
             take = min(np.int64(_nib(caps, r)), rem)
-            w += np.uint64(take) << np.uint64(4 * r)
+            w += np.uint64(take) << np.uint64(COUNT_BITS * r)
             rem -= take
 
 
@@ -395,7 +397,7 @@ def emit(h, rules, q, out):
     fours = _ge(h, 4) & NON_JOKERS
     pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
 
-    solos = m1 & (NON_JOKERS if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE else RANKS)
+    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
     for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
                                (QUAD, 4, fours)):
         if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):

@@ -1,7 +1,8 @@
 """The one place that sets the kernels' Numba options.
 
-``kernel``: every public kernel (cached to disk). ``leaf``: small helpers that take arrays
-but never allocate; compiled without reference counting, which otherwise costs two atomic
+``kernel``: every public kernel (cached to disk). ``uncached_kernel``: a kernel that holds
+a first-class function as a constant, which Numba cannot cache. ``leaf``: small helpers that
+take arrays but never allocate; compiled without reference counting, which otherwise costs two atomic
 operations on every call that passes an array (measured: 3x slower move emission).
 ``_nrt`` is a private Numba option (the one its own gufunc wrappers use); if a Numba
 release drops it, ``leaf = kernel`` is the drop-in fallback, at that cost in speed.
@@ -10,5 +11,6 @@ release drops it, ``leaf = kernel`` is the drop-in fallback, at that cost in spe
 from numba import njit
 
 kernel = njit(cache=True)
+uncached_kernel = njit
 parallel_kernel = njit(cache=True, parallel=True)
 leaf = njit(cache=True, _nrt=False)

@@ -19,12 +19,15 @@ Rules
 """
 
 N_RANKS = 15
+COUNT_BITS = 4         # bits of one rank's count in a packed multiset
+COUNT_MASK = 15        # (1 << COUNT_BITS) - 1: the largest count a rank can pack
+MAX_DECK = 108         # cards of two decks, the most a deck can hold
 SMALL_JOKER = 13
 BIG_JOKER = 14
 RANK_2 = 12
 ACE = 11
 
-# Kinds (RULES.md §2). PASS is not a kind of play; it marks "no move".
+# Kinds (docs/rules.md §2). PASS is not a kind of play; it marks "no move".
 PASS = 0
 SOLO = 1
 PAIR = 2
@@ -60,6 +63,7 @@ REC_INFO = 1
 REC_WIDTH = 2
 INFO_RANK_SHIFT = 8
 INFO_LENGTH_SHIFT = 16
+INFO_FIELD_MASK = 255  # each of kind, rank and length is one byte of the info word
 
 # Rules array indices.
 R_DECKS = 0            # 1 or 2
@@ -80,7 +84,7 @@ R_BOMB_ORDER = 14      # BOMB_ORDER_* below
 R_JOKER_BOMBS = 15     # JOKER_BOMBS_* below
 R_MAX_MOVE = 16        # most cards one move may hold
 R_DECK = 17            # packed count vector of the full deck
-# Game flow (the engine; RULES.md §3-4).
+# Game flow (the engine; docs/rules.md §4).
 R_PLAYERS = 18
 R_HAND_SIZE = 19
 R_KITTY = 20
@@ -94,7 +98,11 @@ R_SPRING = 27          # SPRING_* below
 R_SCORING = 28         # SCORING_* below
 R_BOMB_FACTOR = 29     # R_BOMB_FACTOR + s: multiplier of a rank bomb of s cards (s = 0..8)
 R_JOKER_FACTOR = 38    # multiplier of a joker bomb (rocket, king bomb, five_player's)
-RULES_SIZE = 39
+R_JOKER_SOLOS = 39     # a lone joker may be played as a solo
+R_MAX_BID = 40         # the highest bid of score bidding
+R_KITTY_TRUMP = 41     # the first non-joker kitty card names a trump suit (jinling)
+R_CARD_POINTS = 42     # R_CARD_POINTS + r: points of a card of rank r (points scoring)
+RULES_SIZE = R_CARD_POINTS + N_RANKS
 
 BIDDING_SCORE = 0        # bid 1..3 round the table until players-1 pass after the last bid
 BIDDING_SCORE_ONCE = 1   # one round of bids 1..3; 3 ends at once (four_player)

@@ -10,9 +10,8 @@ import numpy as np
 from fastdou.kernels.generate import ANY, bomb_power, emit, query
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
-    BOMB, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS, REC_INFO,
-    REC_WIDTH,
-    ROCKET, SPACESHIP,
+    BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS,
+    REC_INFO, REC_WIDTH, ROCKET, SPACESHIP,
 )
 from fastdou.kernels.packing import contains, count, size, unit
 
@@ -20,19 +19,19 @@ from fastdou.kernels.packing import contains, count, size, unit
 @kernel
 def kind_of(info):
     """Kind id of a move's info word."""
-    return np.int64(info & np.uint64(255))
+    return np.int64(info & np.uint64(INFO_FIELD_MASK))
 
 
 @kernel
 def rank_of(info):
     """Compared-by rank of a move's info word."""
-    return np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(255))
+    return np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK))
 
 
 @kernel
 def length_of(info):
     """Chain length of a move's info word (1 for kinds that are not chains)."""
-    return np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(255))
+    return np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK))
 
 
 @kernel

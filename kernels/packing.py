@@ -3,7 +3,7 @@
 import numpy as np
 
 from fastdou.kernels.jit import kernel
-from fastdou.kernels.layout import N_RANKS
+from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, N_RANKS
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
 _BYTE_SUM = np.uint64(0x0101010101010101)
@@ -12,13 +12,13 @@ _BYTE_SUM = np.uint64(0x0101010101010101)
 @kernel
 def count(packed, rank):
     """Copies of ``rank`` in a packed multiset."""
-    return np.int64((np.uint64(packed) >> np.uint64(4 * rank)) & np.uint64(15))
+    return np.int64((np.uint64(packed) >> np.uint64(COUNT_BITS * rank)) & np.uint64(COUNT_MASK))
 
 
 @kernel
 def unit(rank, copies):
     """The packed multiset holding ``copies`` cards of ``rank``."""
-    return np.uint64(copies) << np.uint64(4 * rank)
+    return np.uint64(copies) << np.uint64(COUNT_BITS * rank)
 
 
 @kernel
@@ -35,7 +35,8 @@ def contains(hand, cards):
     h = np.uint64(hand)
     c = np.uint64(cards)
     for r in range(N_RANKS):
-        if (c >> np.uint64(4 * r)) & np.uint64(15) > (h >> np.uint64(4 * r)) & np.uint64(15):
+        shift = np.uint64(COUNT_BITS * r)
+        if (c >> shift) & np.uint64(COUNT_MASK) > (h >> shift) & np.uint64(COUNT_MASK):
             return False
     return True
 
@@ -45,7 +46,7 @@ def pack(counts):
     """Pack 15 counts (any integer array) into a ``uint64``."""
     p = np.uint64(0)
     for r in range(N_RANKS):
-        p |= np.uint64(counts[r]) << np.uint64(4 * r)
+        p |= np.uint64(counts[r]) << np.uint64(COUNT_BITS * r)
     return p
 
 
@@ -54,7 +55,7 @@ def unpack(packed, out):
     """Write the 15 counts of ``packed`` into ``out``; returns ``out``."""
     p = np.uint64(packed)
     for r in range(N_RANKS):
-        out[r] = (p >> np.uint64(4 * r)) & np.uint64(15)
+        out[r] = (p >> np.uint64(COUNT_BITS * r)) & np.uint64(COUNT_MASK)
     return out
 
 

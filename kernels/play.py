@@ -1,21 +1,31 @@
 """Whole games in compiled code: ``play_out`` runs one hand with a policy per seat,
 ``simulate_range`` runs many deals in parallel (``prange``), each a pure function of
-``(seed, deal index)``. :func:`make_play_out` and :func:`make_simulate_range` build them
-around a user's policy."""
+``(seed, deal index)``.
+
+A user's policy reaches the loops as a first-class function (Numba's ``FunctionType`` of
+:data:`POLICY_SIGNATURE`): the loops are compiled once and cached on disk, and a new policy
+costs only its own compile. :func:`compiled_simulate_range` gives the loop typed that way.
+"""
 
 import numpy as np
-from numba import njit, prange
+from numba import prange, types
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, legal_actions, new_state, start
-from fastdou.kernels.jit import kernel
-from fastdou.kernels.layout import R_PLAYERS
+from fastdou.kernels.jit import kernel, parallel_kernel, uncached_kernel
+from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
     G_ACTIONS, G_BID, G_BOMBS, G_DOUBLES, G_GRABS, G_LANDLORD, G_MARKED, G_MULT, G_OUT,
     G_PARTNER, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES,
     G_SPRING, G_TEAM, G_TRUMP, G_WINNER, PH_DONE,
 )
+
+# A policy (state, actions, n, rng) -> (index, rng), as the loops call it.
+POLICY_SIGNATURE = types.Tuple((types.int64, types.uint64))(
+    types.int64[::1], types.uint64[:, :], types.int64, types.uint64)
+POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+ACTIONS_CAPACITY = 1024   # the loops' first action buffer; it doubles when a hand needs more
 
 _POLICY_KEY = np.uint64(0x5851F42D4C957F2D)
 
@@ -36,51 +46,42 @@ def policy_stream(seed, index):
     return stream(np.uint64(seed) ^ _POLICY_KEY, mix64(np.uint64(index)))
 
 
-def make_play_out(user=None):
-    """Build ``play_out`` around an optional user policy (an ``@njit`` function, see
-    :mod:`fastdou.kernels.policies`): compiled into the loop, since a function passed as an
-    argument would defeat Numba's cache. Without one it is cached: :data:`play_out`."""
-
-    @njit(cache=user is None)
-    def play_out(state, rules, codes, rng, history):
-        """Play the hand in ``state`` to its end; ``codes[seat]``: RANDOM, GREEDY or USER.
-        Writes (phase, player, action cards, action info) rows into ``history`` while they
-        fit. Returns an ERROR_* code."""
-        buf = np.empty((1024, 2), np.uint64)
-        while state[G_PHASE] != PH_DONE:
+@kernel
+def play_with(state, rules, codes, rng, history, user):
+    """Play the hand in ``state`` to its end; ``codes[seat]``: RANDOM, GREEDY or USER (the
+    first-class function ``user``). Writes (phase, player, action cards, action info) rows
+    into ``history`` while they fit. Returns an ERROR_* code."""
+    buf = np.empty((ACTIONS_CAPACITY, REC_WIDTH), np.uint64)
+    while state[G_PHASE] != PH_DONE:
+        n = legal_actions(state, rules, buf)
+        if n > buf.shape[0]:
+            buf = np.empty((2 * n, REC_WIDTH), np.uint64)
             n = legal_actions(state, rules, buf)
-            if n > buf.shape[0]:
-                buf = np.empty((2 * n, 2), np.uint64)
-                n = legal_actions(state, rules, buf)
-            code = codes[state[G_PLAYER]]
-            if code == RANDOM:
-                i, rng = random_policy(state, buf, n, rng)
-            elif code == GREEDY or user is None:
-                i, rng = greedy_policy(state, buf, n, rng)
-            else:
-                i, rng = user(state, buf[:n], n, rng)
-            if i < 0 or i >= n:
-                return ERROR_POLICY
-            _record(state, buf[i], history)
-            apply(state, rules, buf[i])
-        return ERROR_NONE
-
-    return play_out
+        code = codes[state[G_PLAYER]]
+        if code == RANDOM:
+            i, rng = random_policy(state, buf, n, rng)
+        elif code == GREEDY:
+            i, rng = greedy_policy(state, buf, n, rng)
+        else:
+            i, rng = user(state, buf[:n], n, rng)
+        if i < 0 or i >= n:
+            return ERROR_POLICY
+        _record(state, buf[i], history)
+        apply(state, rules, buf[i])
+    return ERROR_NONE
 
 
-def make_simulate_range(user):
-    """``simulate_range`` around a user policy (not cached; see :func:`make_play_out`)."""
-    play = make_play_out(user)
+@kernel
+def no_user_policy(state, actions, n, rng):
+    """The ``user`` of games whose seats all play built-in policies (never called)."""
+    return 0, rng
 
-    @njit(parallel=True)
-    def simulate_range_user(rules, seed, first, codes, results, scores, errors):
-        no_rows = np.empty((0, 4), np.int64)
-        for k in prange(results.shape[0]):
-            state = _dealt(rules, seed, first + k)
-            errors[k] = play(state, rules, codes, policy_stream(seed, first + k), no_rows)
-            _store(state, rules, results[k], scores[k])
 
-    return simulate_range_user
+@uncached_kernel
+def play_out(state, rules, codes, rng, history):
+    """:func:`play_with` for built-in policies only (compiled in each process: it holds
+    :func:`no_user_policy` as a constant)."""
+    return play_with(state, rules, codes, rng, history, no_user_policy)
 
 
 @kernel
@@ -110,16 +111,30 @@ def _dealt(rules, seed, index):
     return state
 
 
-play_out = make_play_out()
-
-
-@njit(cache=True, parallel=True)
-def simulate_range(rules, seed, first, codes, results, scores, errors):
-    """Play deals ``first .. first + len(results) - 1`` with the built-in policies:
-    ``results[k]`` gets the RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes
-    (in SCORE_UNITs), ``errors[k]`` its ERROR_* code."""
+@parallel_kernel
+def simulate_range(rules, seed, first, codes, results, scores, errors, user):
+    """Play deals ``first .. first + len(results) - 1``: ``results[k]`` gets the
+    RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes (in SCORE_UNITs),
+    ``errors[k]`` its ERROR_* code. ``user`` plays the seats whose code is USER. Call it
+    through :func:`compiled_simulate_range`."""
     no_rows = np.empty((0, 4), np.int64)
     for k in prange(results.shape[0]):
         state = _dealt(rules, seed, first + k)
-        errors[k] = play_out(state, rules, codes, policy_stream(seed, first + k), no_rows)
+        errors[k] = play_with(state, rules, codes, policy_stream(seed, first + k), no_rows,
+                              user)
         _store(state, rules, results[k], scores[k])
+
+
+_I64 = types.int64
+_RULES = types.Array(_I64, 1, "C", readonly=True)
+_SIMULATE_SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64[:, ::1], _I64[:, ::1], _I64[::1],
+                       POLICY_TYPE)
+
+
+def compiled_simulate_range():
+    """:func:`simulate_range` compiled (or loaded from the cache) for its one signature,
+    ``user`` a first-class policy: pass any ``@njit`` policy, or :func:`no_user_policy`."""
+    if not simulate_range.signatures:
+        simulate_range.compile(_SIMULATE_SIGNATURE)
+        simulate_range.disable_compile()
+    return simulate_range

@@ -21,7 +21,8 @@ SIDE_NONE = -1    # not finished
 
 MAX_PLAYERS = 8
 SCORE_UNIT = 420   # lcm(1..7): a payment shared by up to 7 losers stays whole
-MAX_REDEALS_CAP = 10_000   # a safety net for policies that never take the landlord
+MAX_REDEALS_CAP = 1000  # deals in a row with no landlord before a hand is void, whatever
+#                        the rules say: a safety net for policies that never take the landlord
 
 G_PHASE = 0
 G_PLAYER = 1        # whose turn
@@ -52,10 +53,11 @@ G_SEED = 25
 G_DEAL = 26         # deal index
 G_MARKED = 27       # five_player: the marked card (rank * 4 + suit), -1 otherwise
 G_TRUMP = 28        # jinling: the trump suit (0..3), -1 otherwise
-G_CALLED = 29       # bit mask: players who declined (call modes) or doubled (doubling)
+G_DECLINED = 29     # bit mask: players who declined to call (call modes)
 G_TEAM_PLAYS = 30   # plays made by the landlord side
 G_OTHER_PLAYS = 31  # plays made by the other side
 G_KITTY = 32        # packed kitty
 G_HANDS = 33        # G_HANDS + seat: packed hand
 G_SCORES = G_HANDS + MAX_PLAYERS   # G_SCORES + seat: score change in SCORE_UNITs
-STATE_SIZE = G_SCORES + MAX_PLAYERS
+G_DOUBLED = G_SCORES + MAX_PLAYERS  # bit mask: players who doubled (doubling phase)
+STATE_SIZE = G_DOUBLED + 1

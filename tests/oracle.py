@@ -180,7 +180,7 @@ def _readings(cards, rules):
         if c == 1:
             if r >= SJ and rules.joker_bombs == "lone":
                 add("BOMB", r)
-            else:
+            if r < SJ or rules.joker_solos:
                 add("SOLO", r)
         if c == 2 and _is_pair_rank(r, rules):
             add("PAIR", r)

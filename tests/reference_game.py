@@ -42,7 +42,7 @@ PHASE_CODES = {"bid": 0, "reveal": 1, "double": 2, "play": 3}
 
 # A deal where nobody ever takes the landlord ends void after this many redeals even without
 # a max_redeals rule (a safety net; with random bidding it never happens).
-REDEAL_CAP = 10_000
+REDEAL_CAP = 1000
 
 SMALL_JOKER, BIG_JOKER, RANK_2 = 13, 14, 12
 # RULES.md §4.7: big joker 20, small joker 15, 2 -> 10, A -> 5, 10/J/Q/K -> 10, 3..9 face.
@@ -95,7 +95,7 @@ def deal(rules, seed: int, index: int, redeal: int = 0) -> Deal:
     rest = cards[players * size + kitty:]
     first, rng = _draw(rng, players)
     trump = -1
-    if not rules.landlord_gets_kitty:                  # jinling: one kitty card turned up
+    if rules.kitty_trump:                               # jinling: one kitty card turned up
         trump = next((c % 4 for c in kit_cards if c // 4 < SMALL_JOKER), -1)
     marked = bright = dark = -1
     if rules.bidding == "marked":

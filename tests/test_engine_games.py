@@ -12,6 +12,7 @@ from numba import njit
 import fastdou
 import reference_game as ref
 from fastdou import Game, IllegalMoveError, InvalidCardsError, Move, PolicyError, cards
+from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import greedy_policy, random_policy
 
@@ -632,3 +633,59 @@ def test_greedy_play_beats_random_play_on_the_same_deals():
     _, r_hi = fastdou.simulation.wilson(r, k)
     assert k > 1500
     assert g_lo > r_hi + 0.1, (g / k, r / k)
+
+
+@pytest.mark.parametrize("preset", fastdou.PRESETS)
+def test_legal_actions_returns_the_true_count_with_any_buffer(preset):
+    """A buffer too short (or empty) still gets the true count, and what fits is a prefix
+    of the full list, in every phase."""
+    rng = np.random.default_rng(8)
+    g = Game.new(preset, seed=12)
+    while not g.is_terminal():
+        full = np.empty((4096, 2), np.uint64)
+        n = E.legal_actions(g._state, g.rules.array, full)
+        assert n == len(g.legal_actions())
+        for size in (0, 1, 2, 3):
+            out = np.zeros((size, 2), np.uint64)
+            assert E.legal_actions(g._state, g.rules.array, out) == n
+            assert np.array_equal(out[:min(size, n)], full[:min(size, n)])
+        acts = g.legal_actions()
+        g.play(acts[rng.integers(len(acts))])
+
+
+def test_rule_facts_are_rules_fields():
+    """The highest bid, the turned-up trump and the card points come from the rules."""
+    g = Game.new(fastdou.rules("classic", max_bid=5), seed=1)
+    assert g.legal_actions() == [0, 1, 2, 3, 4, 5]
+    bidder = g.current_player
+    g.play(5)                                        # the highest bid ends the bidding
+    assert g.phase == "play" and g.landlord == bidder and g.state[S.G_BID] == 5
+    classic = fastdou.rules("classic", landlord_gets_kitty=False)
+    assert Game.new(classic, seed=2).state[S.G_TRUMP] == -1        # no trump unless asked
+    trump = Game.new("jinling", seed=2)
+    assert 0 <= trump.state[S.G_TRUMP] <= 3
+    doubled = fastdou.rules("jinling", card_points=tuple(2 * p for p in
+                                                         fastdou.rules("jinling").card_points))
+    for r in (fastdou.rules("jinling"), doubled):
+        sim = fastdou.simulate(200, r, seed=3, per_deal=True).per_deal
+        if r is doubled:
+            assert np.array_equal(sim["scores"], 2 * base["scores"])
+        base = sim
+
+
+def test_redeals_are_visible_in_the_game_and_its_record():
+    """Three passes redeal: ``deals`` shows both deals, the record carries them, and a
+    record whose deals do not match its replay is refused."""
+    g = Game.new("classic", seed=0, deal=0)
+    first = [cards.to_text(g.hand(s)) for s in range(3)]
+    for _ in range(3):
+        g.play(0)
+    assert g.phase == "bid" and g.state[S.G_REDEALS] == 1
+    assert [d["after"] for d in g.deals] == [-1, 2]
+    assert g.deals[0]["hands"] == first
+    assert g.deals[1]["hands"] == [cards.to_text(g.hand(s)) for s in range(3)] != first
+    assert Game.loads(g.dumps()).deals == g.deals
+    record = g.record()
+    record["deals"][1]["kitty"] = "333"
+    with pytest.raises(fastdou.RecordError, match="deals"):
+        Game.loads(json.dumps(record))

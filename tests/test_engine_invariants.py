@@ -121,13 +121,13 @@ class Replay:
         rules = self.rules
         hand = counts_of(st[S.G_HANDS + seat])
         if self.last is None:
-            assert not move.is_pass(), "a pass when leading"
+            assert not move.is_pass, "a pass when leading"
             assert move in fastdou.legal_moves(hand, None, rules), f"{move} not a lead"
-        elif not move.is_pass():
+        elif not move.is_pass:
             assert move in fastdou.legal_moves(hand, self.last, rules), \
                 f"{move} does not answer {self.last} from {cards.to_text(hand)}"
         nxt = (seat + 1) % rules.players
-        if move.is_pass():
+        if move.is_pass:
             if nxt == self.last_player:
                 self.last = None
             return
@@ -426,7 +426,8 @@ def test_summary_equals_the_per_deal_arrays(rules):
     assert plain.per_deal is None
     assert plain.summary == kept.summary
     expected = summary_from(kept.per_deal, rules.players)
-    got = plain.summary.__dict__
+    got = dict(plain.summary.__dict__)
+    assert got.pop("warnings") == ()            # random play always finds a landlord
     assert expected.keys() <= got.keys()
     for k, v in expected.items():
         assert got[k] == pytest.approx(v, rel=1e-12, abs=1e-12), k

@@ -6,7 +6,7 @@ import pytest
 
 import fastdou
 import oracle
-from conftest import CLASSIC_PROFILES, SLOW, generated, random_hand
+from conftest import CLASSIC_PROFILES, SLOW, as_record, generated, random_hand
 
 # Hands per size: every size 1..20; the oracle's cost grows fast with the size.
 HANDS_PER_SIZE = {**{s: 60 for s in range(1, 11)}, **{s: 15 for s in range(11, 15)},
@@ -76,3 +76,32 @@ def test_responses_to_every_kind(profile):
         want = {m for m in expected if oracle.beats(m, last, rules)}
         assert generated(hand, rules, last) == want, last
     assert len(seen) >= 10
+
+
+@pytest.mark.parametrize("rules", [fastdou.rules("classic", profile=p) for p in CLASSIC_PROFILES]
+                         + [fastdou.rules(n) for n in ("four_player", "emperor", "jinling")],
+                         ids=lambda r: f"{r.name}-{r.profile}")
+def test_batch_counts_equal_the_oracle(rules):
+    """count_batch and generate_batch over one batch of small random hands, leading and
+    answering another hand's move: each hand's count is the oracle's number of moves."""
+    from fastdou import kernels as K
+    rng = np.random.default_rng(5)
+    hands = [random_hand(rng, rules, int(rng.integers(1, 11 if rules.decks == 1 else 9)))
+             for _ in range(120)]
+    lasts, expected = [], []
+    for i, hand in enumerate(hands):
+        moves = oracle.leading_moves(hand, rules)
+        if i % 2:                               # every other hand answers a random move
+            other = sorted(generated(random_hand(rng, rules, rules.hand_size), rules))
+            last = other[rng.integers(len(other))]
+            moves = {m for m in moves if oracle.beats(m, last, rules)}
+            lasts.append(as_record(last))
+        else:
+            lasts.append(fastdou.Move.PASS.record)
+        expected.append(len(moves))
+    packed = K.pack_rows(np.array(hands, np.uint8), np.empty(len(hands), np.uint64))
+    lasts = np.array(lasts, np.uint64)
+    counts = K.count_batch(packed, lasts, rules.array)
+    assert counts.tolist() == expected
+    _, offsets = K.generate_batch(packed, lasts, rules.array)
+    assert np.diff(offsets).tolist() == expected

@@ -134,11 +134,11 @@ def test_move_parse_bad_cards():
 
 def test_pass():
     p = Move.PASS
-    assert p.is_pass() and not p.is_bomb() and p.kind == Kind.PASS
+    assert p.is_pass and not p.is_bomb and p.kind == Kind.PASS
     assert p.text() == "pass" and len(p) == 0 and repr(p) == "Move.PASS"
     for text in ("pass", "PASS", " pass ", "p", ""):
         assert Move.parse(text) is p
-    assert not Move.parse("3").is_pass()
+    assert not Move.parse("3").is_pass
 
 
 def test_equality_and_hashing():
@@ -184,7 +184,7 @@ def test_move_list():
 
 def test_leading_move_list_has_no_pass_and_no_duplicates():
     moves = fastdou.legal_moves("3334445556667778882BR")
-    assert all(not m.is_pass() for m in moves)
+    assert all(not m.is_pass for m in moves)
     assert len(set(moves)) == len(moves)
     empty = fastdou.legal_moves("")
     assert len(empty) == 0 and empty.array.shape == (0, 2) and list(empty) == []

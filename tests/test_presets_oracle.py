@@ -136,6 +136,42 @@ def test_hands_around_each_kind(name):
         check_lead_and_respond(hand, rules, expected, lasts)
 
 
+# House rules: every mode of every pattern field, one change at a time from a preset.
+HOUSE_RULES = {
+    "classic-wing_trio-never": ("classic", dict(wing_trio="never")),
+    "classic-joker_bombs-none": ("classic", dict(joker_bombs="none")),
+    "classic-bomb_min-3": ("classic", dict(bomb_min=3)),
+    "classic-bomb_order-rank": ("classic", dict(bomb_order="rank")),
+    "classic-lone-jokers-solos": ("classic", dict(joker_bombs="lone")),
+    "classic-rocket-kickers": ("classic", dict(rocket_kickers=True)),
+    "classic-bomb-wings-never": ("classic", dict(bomb_wings=True, wing_trio="never")),
+    "classic-chains-3-to-K": ("classic", dict(chain_low=0, chain_high=10,
+                                              solo_chain_min=3, pair_chain_min=2)),
+    "four_player-bomb_min-6": ("four_player", dict(bomb_min=6)),
+    "four_player-joker_bombs-any": ("four_player", dict(joker_bombs="any")),
+    "four_player-joker_bombs-none": ("four_player", dict(joker_bombs="none")),
+    "five_player-joker-pairs": ("five_player", dict(joker_pairs=True)),
+    "emperor-bomb-order-rank": ("emperor", dict(bomb_order="rank", bomb_min=5, bomb_max=5)),
+    "jinling-no-bombs": ("jinling", dict(bomb_min=0)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOUSE_RULES))
+def test_house_rules_against_the_oracle(case):
+    """Random and concentrated hands under rules no preset uses: leads and responses equal
+    the oracle's (read from the same fields)."""
+    name, changes = HOUSE_RULES[case]
+    rules = fastdou.rules(name, **changes)
+    rng = np.random.default_rng(sorted(HOUSE_RULES).index(case))
+    hands = [random_hand(rng, rules, int(rng.integers(1, 15 if rules.decks == 1 else 12)))
+             for _ in range(60)]
+    hands += [concentrated_hand(rng, rules, int(rng.integers(6, 20))) for _ in range(20)]
+    for hand in hands:
+        expected = oracle.leading_moves(hand, rules)
+        other = pick(rng, generated(random_hand(rng, rules, rules.hand_size), rules))
+        check_lead_and_respond(hand, rules, expected, [other] + one_per_kind(rng, expected))
+
+
 # ------------------------------------------------------------------ crafted hands, RULES.md §4
 def move(cards_text, rules):
     """The oracle move of ``"cards"`` or ``"cards:KIND"`` (the one reading, or that kind's)."""

@@ -51,6 +51,8 @@ PRESETS = {
         players=3, decks=1, hand_size=17, kitty=3, landlord_gets_kitty=False, landlord_size=17,
         deck_size=54, solo_chain_min=5, pair_chain_min=3, bomb_min=3, bomb_max=3,
         bomb_order="rank", joker_bombs="lone", joker_pairs=False, max_move=17,
+        joker_solos=False, kitty_trump=True, max_bid=3, scoring="points",
+        card_points=(3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20),      # §4.7
         kinds={"solo", "pair", "solo_chain", "pair_chain"}),
 }
 
@@ -176,7 +178,12 @@ def test_kinds_given_as_names():
     ("classic", dict(four_two="yes"), "yes"),
     ("classic", dict(decks=3), "decks"),
     ("classic", dict(players=9), "players"),
-    ("classic", dict(max_move=0), "max_move"),
+    ("classic", dict(max_move=0), "unknown rules field.*max_move"),    # derived, not set
+    ("classic", dict(max_bid=0), "max_bid"),
+    ("classic", dict(joker_solos=False), "joker_solos"),
+    ("classic", dict(kitty_trump=True), "kitty_trump"),
+    ("classic", dict(scoring="points"), "card_points"),
+    ("jinling", dict(card_points=(1,) * 14), "card_points"),
     ("classic", dict(hand_size=20), "hands of 20"),
     ("four_player", dict(joker_bombs="some"), "some"),
     ("jinling", dict(bomb_order="suit"), "suit"),
@@ -225,3 +232,10 @@ def test_rules_array(name):
                                                                    r.max_move)
     assert a[L.R_KINDS] == sum(1 << int(k) for k in r.kinds)
     assert int(np.uint64(a[L.R_DECK].view(np.uint64))) == cards.pack(r.deck)
+
+
+def test_max_move_follows_the_largest_hand():
+    """max_move is derived: more cards dealt, longer moves allowed."""
+    assert fastdou.rules("two_landlords", hand_size=25).max_move == 28
+    assert fastdou.rules("jinling").max_move == 17          # the kitty stays out of play
+    assert fastdou.rules("classic", kitty=0, hand_size=18).max_move == 18

@@ -98,7 +98,7 @@ def test_move_constructor(packed, kind, rank, length):
 @given(st.one_of(card_text, values), rules_arg, st.one_of(st.none(), values))
 def test_move_parse_and_classify(text, rules, kind):
     move = legal_or_error(Move.parse, text, rules, kind=kind)
-    if move is not None and not move.is_pass():
+    if move is not None and not move.is_pass:
         r = fastdou.rules(rules) if isinstance(rules, str) else rules
         assert move in fastdou.classify(move.cards, r)
         assert Move.parse(move.text(), r, kind=move.kind) == move
@@ -117,7 +117,7 @@ def test_legal_moves(hand, last, rules):
     for m in moves:
         assert (m.cards <= held).all()
         assert m.text() in moves
-        if last is not None and not fastdou.generation.as_move(last, r).is_pass():
+        if last is not None and not fastdou.generation.as_move(last, r).is_pass:
             assert fastdou.beats(m, last, r)
 
 
@@ -174,7 +174,8 @@ _PLAUSIBLE = dict(
     doubling=st.sampled_from(["none", "farmers", "landlord", "everyone"]),
     spring=st.sampled_from(["none", "classic", "losers_silent"]),
     scoring=st.sampled_from(["landlord", "team", "points"]), max_grabs=st.integers(0, 4),
-    handicap=st.booleans(), max_redeals=st.integers(0, 3), max_move=st.integers(1, 40),
+    handicap=st.booleans(), max_redeals=st.integers(0, 3), max_bid=st.integers(1, 5),
+    joker_solos=st.booleans(), kitty_trump=st.booleans(),
     joker_pairs=st.booleans(), wing_trio=st.sampled_from(["never", "not_adjacent", "anywhere"]),
     solo_chain_min=st.integers(2, 6), chain_low=st.integers(0, 4),
     kinds=st.sets(st.sampled_from([k.name.lower() for k in fastdou.Kind]),
@@ -205,8 +206,9 @@ def test_rules_overrides_give_rules_that_play(name, changes):
     r = legal_or_error(fastdou.rules, name, **changes)
     if r is None:
         return
-    result = fastdou.simulate(30, r, seed=1)
+    result = fastdou.simulate(30, r, seed=1, per_deal=True)
     assert result.summary.deals == 30
+    assert np.allclose(result.per_deal["scores"].sum(axis=1), 0), "scores not zero-sum"
     game = play_randomly(Game.new(r, seed=2), np.random.default_rng(0))
     assert game.is_terminal() or game.phase != "done"
 
@@ -244,6 +246,28 @@ def test_game_methods(rules, deal, a, b, c):
     legal_or_error(Game.from_hands, a, rules, kitty=b, first=c)
     if not game.is_terminal():
         legal_or_error(game.result)
+
+
+@fuzz
+@given(st.sampled_from(RULES), st.integers(0, 10 ** 6), st.integers(0, 9), values)
+def test_from_hands_with_one_argument_broken(rules, deal, which, value):
+    """A real deal given back to from_hands, one of its arguments replaced by ``value``."""
+    dealt = Game.new(rules, seed=5, deal=deal)
+    hands = [cards.to_text(dealt.hand(s)) for s in range(rules.players)]
+    kitty = cards.unpack(int(dealt.state[fastdou.kernels.state.G_KITTY]))
+    kwargs = dict(kitty=kitty, first=1)
+    if rules.bidding == "marked":           # the deal named the landlords, who took the kitty
+        kwargs["landlords"] = (0, 1)
+        hands[dealt.landlord] = cards.to_text(dealt.hand(dealt.landlord) - kitty)
+    if which < rules.players:
+        hands[which] = value
+    elif which == 8:
+        kwargs["kitty"] = value
+    else:
+        kwargs["first" if rules.bidding != "marked" else "landlords"] = value
+    game = legal_or_error(Game.from_hands, hands, rules, **kwargs)
+    if game is not None:
+        play_randomly(game, np.random.default_rng(deal))
 
 
 def _mutate(obj, path, value):
@@ -289,8 +313,8 @@ def test_simulate(deals, rules, policies, seed, threads, per_deal, first):
     if isinstance(deals, (int, np.integer)) and not isinstance(deals, (bool, np.bool_)) \
             and deals > 100:
         deals = 100
-    result = legal_or_error(fastdou.simulate, deals, rules, policies, seed, threads,
-                            per_deal, first=first)
+    result = legal_or_error(fastdou.simulate, deals, rules, policies, seed=seed,
+                            threads=threads, per_deal=per_deal, first=first)
     if result is not None:
         assert result.summary.deals == deals
         if per_deal:
@@ -408,9 +432,10 @@ def test_command_line(tmp_path_factory, monkeypatch, capsys, command, argv):
     lambda: fastdou.rules("classic", kinds=[]),
     lambda: fastdou.rules("jinling", kinds=["pair"], bomb_min=0, joker_bombs="none"),
     lambda: fastdou.Rules(players=2, decks=2, hand_size=2, kitty=0,
-                          removed_ranks=tuple(range(13)), bidding="marked"),
+                          removed_ranks=tuple(range(13)), bidding="marked", scoring="team"),
+    lambda: fastdou.rules("five_player", scoring="landlord"),
 ], ids=["huge-hands", "negative-kitty", "nibble-overflow", "empty-hands", "three-decks",
-        "1000-players", "no-kinds", "no-solo", "marked-only-jokers"])
+        "1000-players", "no-kinds", "no-solo", "marked-only-jokers", "marked-not-zero-sum"])
 def test_rules_that_crashed_are_refused(make):
     with pytest.raises(fastdou.RulesError):
         make()
