@@ -166,8 +166,10 @@ def preset_features(rules) -> tuple:
         out.append("grabs")
     if rules.bidding == "marked":
         out.append("reveals")
-    if rules.bomb_min > 0:
+    if rules.bomb_min > 0 or rules.joker_bombs == "lone":
         out.append("bombs")
+        from fastdou.table import bomb_sizes
+        out += [f"bombs_{k}" for k in bomb_sizes(rules)]
     if rules.joker_bombs != "none":
         out.append("rockets")
     if rules.spring != "none":
@@ -235,7 +237,11 @@ class Totals:
         for name in self.features:
             if name == "spring":
                 continue
-            col = f[name]
+            if name.startswith("bombs_"):
+                col = (f["bomb_sizes"] >> (S.BOMB_SIZE_BITS * (int(name[6:]) - 1))) \
+                    & ((1 << S.BOMB_SIZE_BITS) - 1)
+            else:
+                col = f[name]
             self.feature[name][0] += int(col.sum())
             self.feature[name][1] += int((col > 0).sum())
         for b, c in zip(*np.unique(f["bid"][decided], return_counts=True)):
