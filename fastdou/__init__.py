@@ -15,13 +15,15 @@ from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
+from fastdou.compare import Comparison, compare
+from fastdou.results import load_results
 from fastdou.simulation import SimulationResult, Summary, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "AmbiguousMoveError", "ArgumentError", "FastdouError", "Game", "GameResult",
+    "AmbiguousMoveError", "ArgumentError", "Comparison", "FastdouError", "Game", "GameResult",
     "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "Move", "MoveList",
     "PRESETS", "PROFILES", "PolicyError", "RecordError", "Rules", "RulesError",
-    "SimulationResult", "Summary", "beats", "cards", "classify", "generate_batch",
-    "legal_moves", "rules", "simulate",
+    "SimulationResult", "Summary", "beats", "cards", "classify", "compare", "generate_batch",
+    "legal_moves", "load_results", "rules", "simulate",
 ]

@@ -1,4 +1,5 @@
-"""The ``fastdou`` command: ``moves``, ``rules`` and ``warmup``.
+"""The ``fastdou`` command: ``simulate``, ``compare``, ``plot``, ``moves``, ``rules`` and
+``warmup``.
 
 Bad arguments print one line, ``fastdou: error: ...``, and exit with status 2.
 """
@@ -37,8 +38,8 @@ def _on_sigterm(signum, frame):
 
 
 def _rules(args):
-    from fastdou.rules import rules
-    return rules(args.rules, profile=args.profile)
+    from fastdou.overrides import house_rules
+    return house_rules(args.rules, profile=args.profile, sets=getattr(args, "set", None))
 
 
 def _cmd_moves(args) -> int:
@@ -76,8 +77,9 @@ def _rules_json(r) -> dict:
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
     if args.name is None:
-        if args.profile is not None:
-            raise _UsageError("--profile needs a preset name: fastdou rules classic --profile ...")
+        if args.profile is not None or args.set:
+            raise _UsageError("--profile and --set need a preset name: fastdou rules classic "
+                              "--set ...")
         if args.json:
             print(json.dumps({name: _rules_json(rules(name)) for name in PRESETS}))
             return 0
@@ -86,7 +88,8 @@ def _cmd_rules(args) -> int:
             print(f"{name:<14} {r.players} players, {r.decks} deck(s), "
                   f"{r.hand_size} cards each, kitty {r.kitty}")
         return 0
-    r = rules(args.name, profile=args.profile)
+    from fastdou.overrides import house_rules
+    r = house_rules(args.name, profile=args.profile, sets=args.set)
     if args.json:
         print(json.dumps(_rules_json(r)))
         return 0
@@ -132,36 +135,110 @@ def _policies(text: str):
     return names[0] if len(names) == 1 else names
 
 
-def _cmd_simulate(args) -> int:
+def _bar(total, unit="deal"):
     from tqdm import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None,
+                leave=False)
 
-    from fastdou.results import ResultWriter
-    from fastdou.simulation import simulate
+
+def _cmd_simulate(args) -> int:
+    from fastdou.simulation import policy_names, simulate
     r = _rules(args)
-    writer = ResultWriter(args.out) if args.out else None
-    bar = tqdm(total=args.deals, unit="deal", unit_scale=True, file=sys.stderr,
-               disable=None, leave=False)
+    if args.workers is not None or args.scheduler is not None:
+        return _simulate_on_dask(args, r)
+    if args.chunk is not None:
+        raise _UsageError("--chunk is for Dask runs (--scheduler or --workers)")
+    from fastdou.compile_notice import compiled
+    from fastdou.results import ResultWriter, metadata
+    names = policy_names(args.policy, r.players) if isinstance(args.policy, str) \
+        or len(args.policy) == r.players else ()
+    writer = ResultWriter(args.out, r, metadata(r, args.seed, names, 0, args.deals)) \
+        if args.out else None
     try:
-        result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
-                          threads=args.threads, progress=lambda done: bar.update(done - bar.n),
-                          on_chunk=writer.write if writer else None)
+        compiled(r, args.policy)
+        bar = _bar(args.deals)
+        try:
+            result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
+                              threads=args.threads,
+                              progress=lambda done: bar.update(done - bar.n),
+                              on_chunk=writer.write if writer else None)
+        finally:
+            bar.close()
         if writer:
             writer.close()
     finally:
-        bar.close()
         if writer:
             writer.discard()             # a no-op once closed: never a partial file
-    policies = ",".join(args.policy) if isinstance(args.policy, list) else args.policy
+    _print_summary(args, r, result.summary, result.policies)
+    return 0
+
+
+def _print_summary(args, r, summary, policies) -> None:
+    from fastdou.table import rules_to_json
+    text = ",".join(policies)
+    for w in summary.warnings:
+        print(f"fastdou: warning: {w}", file=sys.stderr)
     if args.json:
         print(json.dumps({"rules": r.name, "profile": r.profile, "seed": args.seed,
-                          "policies": policies,
-                          "summary": dataclasses.asdict(result.summary)}))
+                          "policies": text, "rules_fields": rules_to_json(r),
+                          "summary": summary.to_dict()}))
     else:
-        print(f"{r.name} ({r.profile}), policies {policies}, seed {args.seed}")
-        print(result.summary.text())
+        print(f"{r.name} ({r.profile}), policies {text}, seed {args.seed}")
+        print(summary.text())
         if args.out:
             print(f"per-deal results written to {args.out}")
+
+
+def _simulate_on_dask(args, r) -> int:
+    from fastdou.distributed import cluster_client, remove_leftovers, simulate_on_dask
+    if args.out is None:
+        raise _UsageError("--scheduler / --workers need --out DATASET_FOLDER: the workers "
+                          "write the per-deal results there")
+    try:
+        with cluster_client(args.scheduler, args.workers) as client:
+            bar = _bar(args.deals)
+            try:
+                result = simulate_on_dask(client, args.deals, r, args.policy, args.seed,
+                                          out=args.out, chunk=args.chunk,
+                                          threads=args.threads,
+                                          progress=lambda done: bar.update(done - bar.n))
+            finally:
+                bar.close()
+    finally:
+        if args.workers is not None and os.path.isdir(args.out):
+            remove_leftovers(args.out)    # files of local workers stopped mid-chunk
+    _print_summary(args, r, result.summary, result.policies)
     return 0
+
+
+def _cmd_compare(args) -> int:
+    from fastdou.compare import compare
+    r = _rules(args)
+    bar = _bar(args.deals * len(args.policies), unit="game")
+    try:
+        result = compare(args.policies, args.deals, r, seed=args.seed, threads=args.threads,
+                         progress=lambda done: bar.update(done - bar.n))
+    finally:
+        bar.close()
+    print(json.dumps(result.to_dict()) if args.json else result.text())
+    return 0
+
+
+def _cmd_plot(args) -> int:
+    from fastdou.plots import plot_files
+    plot_files(args.files, args.output, labels=args.labels)
+    print(f"report written to {args.output}")
+    return 0
+
+
+def _add_rules_options(p, profile=True):
+    p.add_argument("--rules", default="classic", help="preset name (default classic)")
+    if profile:
+        p.add_argument("--profile", default=None,
+                       help="kicker profile: standard, openspiel, douzero")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="house rule: any Rules field, e.g. bomb_min=5, doubling=farmers, "
+                        "bomb_factors=1,1,1,1,2,2,2,2,2 (repeatable)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -171,25 +248,50 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("simulate", help="play many deals and summarise them")
     s.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
-    s.add_argument("--rules", default="classic", help="preset name (default classic)")
-    s.add_argument("--profile", default=None, help="kicker profile of classic rules")
+    _add_rules_options(s)
     s.add_argument("--policy", type=_policies, default="random",
-                   help="random or greedy, or one per seat separated by commas")
+                   help="random, greedy or module:function, or one per seat separated by "
+                        "commas")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--threads", type=int, default=None)
-    s.add_argument("--out", default=None, help="per-deal results: a .npz or .jsonl file")
+    s.add_argument("--out", default=None,
+                   help="per-deal results: a .parquet, .csv, .jsonl or .npz file (with "
+                        "--scheduler/--workers: a parquet dataset folder)")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
+    s.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run on a local Dask cluster of N worker processes")
+    s.add_argument("--chunk", type=_count, default=None,
+                   help="deals per Dask task (default 1M)")
     s.set_defaults(run=_cmd_simulate)
+    c = sub.add_parser("compare", help="compare policies on the same deals, rotated "
+                                       "through every seat")
+    c.add_argument("--policies", nargs="+", required=True,
+                   help="two or more policies: random, greedy, module:function")
+    c.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
+    _add_rules_options(c)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--threads", type=int, default=None)
+    c.add_argument("--json", action="store_true", help="print JSON")
+    c.set_defaults(run=_cmd_compare)
+    pl = sub.add_parser("plot", help="a report figure of one or more results files")
+    pl.add_argument("files", nargs="+", help="results files (.parquet, .csv, .jsonl, .npz) "
+                                            "or dataset folders")
+    pl.add_argument("-o", "--output", required=True, help="the figure: .png, .svg or .pdf")
+    pl.add_argument("--labels", nargs="+", default=None, help="one label per file")
+    pl.set_defaults(run=_cmd_plot)
     m = sub.add_parser("moves", help="list the legal moves of a hand")
     m.add_argument("hand", help="cards, e.g. 33344455BR")
     m.add_argument("--last", default=None, help="the move to beat, e.g. 3334 or 333444+55")
-    m.add_argument("--rules", default="classic", help="preset name (default classic)")
-    m.add_argument("--profile", default=None, help="kicker profile: standard, openspiel, douzero")
+    _add_rules_options(m)
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_cmd_moves)
     r = sub.add_parser("rules", help="list presets, or show one preset's fields")
     r.add_argument("name", nargs="?", default=None)
     r.add_argument("--profile", default=None)
+    r.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="show the preset with house rules applied (repeatable)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(run=_cmd_rules)
     w = sub.add_parser("warmup", help="compile and cache every kernel")

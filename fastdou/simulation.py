@@ -4,8 +4,6 @@ deal a pure function of ``(seed, deal index)``, and summarises them."""
 from __future__ import annotations
 
 import dataclasses
-import math
-
 import numba
 import numpy as np
 
@@ -15,6 +13,8 @@ from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import GREEDY, RANDOM, USER
 from fastdou.rules import as_rules
+from fastdou.summary import (Summary, Totals, preset_features, wilson,  # noqa: F401
+                             with_redeal_warning)
 
 CHUNK = 1 << 16
 MAX_DEALS = 10 ** 12          # about two months of one machine: a typo, not a study
@@ -47,6 +47,28 @@ def _check_user_policy(fn, rules):
             from None
 
 
+def import_policy(path: str):
+    """The ``@njit`` policy function at an import path ``package.module:function`` (how the
+    command line and Dask workers name a user policy); modules are looked for on
+    ``sys.path`` and in the current folder."""
+    import importlib
+    import os
+    import sys
+    module, _, name = path.partition(":")
+    if os.getcwd() not in sys.path:           # as `python -m` does: the current folder
+        sys.path.append(os.getcwd())
+    try:
+        fn = importlib.import_module(module.strip())
+        for part in name.strip().split("."):
+            fn = getattr(fn, part)
+    except Exception as e:          # ImportError, AttributeError, or the module's own error
+        raise PolicyError(f"cannot import policy {short(path)}: {type(e).__name__}: "
+                          f"{short(str(e))}") from None
+    if not callable(fn):
+        raise PolicyError(f"policy {short(path)} is not a function")
+    return fn
+
+
 def _policy_codes(policies, rules):
     """Per-seat policy codes and the user function (or None)."""
     if isinstance(policies, str) or callable(policies):
@@ -61,6 +83,8 @@ def _policy_codes(policies, rules):
     user = None
     codes = np.empty(rules.players, np.int64)
     for s, p in enumerate(seats):
+        if isinstance(p, str) and ":" in p:
+            p = import_policy(p)
         if isinstance(p, str):
             if p not in POLICIES:
                 raise PolicyError(f"unknown policy {short(p)}; policies: "
@@ -78,138 +102,106 @@ def _policy_codes(policies, rules):
     return codes, user
 
 
-def wilson(k: int, n: int, z: float = 1.959963984540054):
-    """The Wilson score interval of k successes in n trials (95% by default)."""
-    if n == 0:
-        return (float("nan"), float("nan"))
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
-@dataclasses.dataclass
-class Summary:
-    """What a simulation adds up to; every figure is per deal unless it says otherwise."""
-
-    deals: int
-    void: int
-    landlord_wins: int
-    landlord_win_rate: float
-    landlord_win_ci95: tuple
-    landlord_side_score: float     # mean score of the landlord side's seats, per deal
-    farmer_side_score: float       # mean score of the other side's seats, per deal
-    seat_scores: tuple             # mean score of each seat
-    multiplier: float              # mean multiplier of decided hands
-    bombs: float
-    rockets: float
-    spring_rate: float
-    anti_spring_rate: float
-    plays: float
-    bids: dict                     # winning bid (the base) -> number of decided hands
-    redeal_rate: float             # redeals per deal
-    void_rate: float
-    warnings: tuple = ()           # what makes the figures above doubtful, in words
-
-    def text(self) -> str:
-        lo, hi = self.landlord_win_ci95
-        bids = ", ".join(f"{k}: {v}" for k, v in sorted(self.bids.items()))
-        return "\n".join([
-            f"deals              {self.deals:,} ({self.void:,} void)",
-            f"landlord wins      {self.landlord_win_rate:.4f}  (95% CI {lo:.4f} .. {hi:.4f})",
-            f"mean score         landlord side {self.landlord_side_score:+.4f}, "
-            f"other side {self.farmer_side_score:+.4f} per seat",
-            "seat scores        " + "  ".join(f"{s:+.4f}" for s in self.seat_scores),
-            f"multiplier         {self.multiplier:.4f}",
-            f"bombs / rockets    {self.bombs:.4f} / {self.rockets:.4f} per deal",
-            f"spring / anti      {self.spring_rate:.4f} / {self.anti_spring_rate:.4f}",
-            f"plays              {self.plays:.2f} per deal",
-            f"bids               {bids}",
-            f"redeals / void     {self.redeal_rate:.4f} / {self.void_rate:.5f} per deal",
-        ] + [f"warning: {w}" for w in self.warnings])
-
-
-class _Totals:
-    """Integer sums over chunks: exact, so the summary never depends on chunking."""
-
-    def __init__(self, players, max_redeals):
-        self.max_redeals = max_redeals
-        self.n = self.void = self.wins = self.mult = self.bombs = self.rockets = 0
-        self.spring = self.anti = self.plays = self.redeals = 0
-        self.side = [0, 0]          # score units summed over the landlord side / the rest
-        self.side_seats = [0, 0]    # seats summed over, per side
-        self.seats = [0] * players
-        self.bids = {}
-
-    def add(self, res, scores):
-        f = {name: res[:, j] for j, name in enumerate(P.RESULT_NAMES)}
-        decided = f["winner"] != S.SIDE_VOID
-        self.n += len(res)
-        self.void += int((~decided).sum())
-        self.wins += int((f["winner"] == S.SIDE_LANDLORD).sum())
-        self.mult += int(f["multiplier"][decided].sum())
-        self.bombs += int(f["bombs"].sum())
-        self.rockets += int(f["rockets"].sum())
-        self.spring += int((f["spring"] == 1).sum())
-        self.anti += int((f["spring"] == 2).sum())
-        self.plays += int(f["plays"].sum())
-        self.redeals += int(f["redeals"].sum())
-        players = scores.shape[1]
-        in_team = (f["team"][:, None] >> np.arange(players)) & 1 == 1
-        self.side[0] += int(scores[in_team].sum())
-        self.side[1] += int(scores[~in_team & decided[:, None]].sum())
-        self.side_seats[0] += int(in_team[decided].sum())
-        self.side_seats[1] += int((~in_team)[decided].sum())
-        for s in range(players):
-            self.seats[s] += int(scores[:, s].sum())
-        for b, c in zip(*np.unique(f["bid"][decided], return_counts=True)):
-            self.bids[int(b)] = self.bids.get(int(b), 0) + int(c)
-
-    def summary(self) -> Summary:
-        decided = self.n - self.void
-        per = lambda x, n=self.n: x / n if n else float("nan")   # noqa: E731
-        unit = S.SCORE_UNIT
-        return Summary(
-            deals=self.n, void=self.void, landlord_wins=self.wins,
-            landlord_win_rate=per(self.wins, decided), landlord_win_ci95=wilson(self.wins,
-                                                                               decided),
-            landlord_side_score=per(self.side[0] / unit, self.side_seats[0]),
-            farmer_side_score=per(self.side[1] / unit, self.side_seats[1]),
-            seat_scores=tuple(per(s / unit) for s in self.seats),
-            multiplier=per(self.mult, decided), bombs=per(self.bombs),
-            rockets=per(self.rockets), spring_rate=per(self.spring),
-            anti_spring_rate=per(self.anti), plays=per(self.plays), bids=dict(self.bids),
-            redeal_rate=per(self.redeals), void_rate=per(self.void),
-            warnings=self._warnings(decided))
-
-    def _warnings(self, decided: int) -> tuple:
-        out = []
-        if self.void and self.max_redeals == 0:
-            out.append(f"{self.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in a "
-                       f"row: does a policy never take the landlord?")
-        if decided == 0:
-            out.append("no deal was decided: landlord win rate, multiplier and side scores "
-                       "are undefined (nan)")
-        return tuple(out)
-
-
 @dataclasses.dataclass
 class SimulationResult:
     """``summary``; with ``per_deal=True`` also ``per_deal``: one numpy array per result
-    field (``fastdou.kernels.play.RESULT_NAMES``) plus ``scores`` (deals x seats)."""
+    field (``fastdou.kernels.play.RESULT_NAMES``) plus ``scores`` (deals x seats, points)
+    and ``deal`` (the deal indices). ``policies``: each seat's policy by name (a user
+    function by its import path ``module:name``)."""
 
     rules: object
     seed: int
     summary: Summary
     per_deal: dict | None = None
+    policies: tuple = ()
+    first: int = 0
+    totals: object = dataclasses.field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.summary.text()
 
+    def metadata(self) -> dict:
+        """The metadata results files carry (rules, seed, policies, deal range, version)."""
+        from fastdou.results import metadata
+        return metadata(self.rules, self.seed, self.policies, self.first, self.summary.deals)
+
+    def table(self) -> dict:
+        """The per-deal results as the table's columns (see the README's schema)."""
+        from fastdou import table as T
+        return T.columns(self._kept(), self.rules)
+
+    def save(self, path: str) -> None:
+        """Write the per-deal results to ``path`` (``.parquet``, ``.csv``, ``.jsonl`` or
+        ``.npz``; see :mod:`fastdou.results`), with the metadata, atomically."""
+        from fastdou.results import ResultWriter
+        arrays = self._kept()
+        writer = ResultWriter(path, self.rules, self.metadata())
+        try:
+            n = len(arrays["deal"])
+            for a in range(0, max(n, 1), CHUNK):
+                writer.write({k: v[a:a + CHUNK] for k, v in arrays.items()})
+            writer.close()
+        finally:
+            writer.discard()
+
+    def to_pandas(self):
+        """The per-deal results as a pandas DataFrame (the table's columns, categories as
+        pandas categoricals, the metadata in ``DataFrame.attrs["fastdou"]``); needs pandas
+        (extra ``parquet``) and ``per_deal=True``."""
+        from fastdou import table as T
+        from fastdou.results import need
+        pd = need("pandas", "parquet")
+        cols = self.table()
+        df = pd.DataFrame({k: pd.Categorical.from_codes(v, T.CATEGORIES[k])
+                           if k in T.CATEGORIES else v for k, v in cols.items()})
+        df.attrs["fastdou"] = self.metadata()
+        return df
+
+    def plot(self, path=None, *, others=(), labels=None):
+        """The report figure (see :func:`fastdou.plots.report`); saved to ``path`` if given.
+        ``others``: more results to compare side by side. Needs matplotlib (extra ``plot``)
+        and per-deal results."""
+        from fastdou.plots import report
+        if not isinstance(others, (list, tuple)):
+            raise ArgumentError(f"others is a list of results, not {short(others)}")
+        return report([self, *others], labels=labels, path=path)
+
+    def _kept(self) -> dict:
+        if self.per_deal is None:
+            raise ArgumentError("this result kept no per-deal arrays: simulate with "
+                                "per_deal=True, or read a results file with load_results")
+        return self.per_deal
+
+
+def policy_names(policies, players: int) -> tuple:
+    """Each seat's policy as text, for metadata: a name, or a function's import path."""
+    seats = [policies] * players if isinstance(policies, str) or callable(policies) \
+        else list(policies)
+    out = []
+    for p in seats:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            fn = getattr(p, "py_func", p)
+            out.append(f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', '?')}")
+    return tuple(out)
+
+
+def result_from_per_deal(arrays: dict, rules, *, seed: int, policies, first: int):
+    """A :class:`SimulationResult` whose summary is recomputed from per-deal arrays."""
+    from fastdou import table as T
+    res = np.stack([np.asarray(arrays[n], np.int64) for n in P.RESULT_NAMES], axis=1)
+    totals = Totals(rules.players, preset_features(rules))
+    if len(res):
+        totals.add(res, T.score_units(arrays["scores"]))
+    return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
+                            per_deal=arrays, policies=tuple(policies), first=int(first))
+
 
 def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
              threads: int | None = None, per_deal: bool = False, first: int = 0,
-             progress=None, on_chunk=None) -> SimulationResult:
+             progress=None, on_chunk=None, client=None, out=None,
+             chunk=None) -> SimulationResult:
     """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
 
     ``policies``: ``"random"``, ``"greedy"``, an ``@njit`` function
@@ -218,7 +210,23 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
     ``per_deal=False`` memory stays constant in ``deals``. ``progress(done)`` is called with
     the number of deals done after each chunk, ``on_chunk(arrays)`` with that chunk's
     per-deal arrays (as ``per_deal`` gives them, plus ``deal``: the deal indices).
+
+    With ``client`` (a ``dask.distributed.Client``, extra ``dask``) the deals run on its
+    workers in tasks of ``chunk`` deals (default 1M), ``threads`` Numba threads each
+    (default 1), and ``out`` names a parquet dataset folder the workers write; see
+    :mod:`fastdou.distributed`. Policies must then be names or importable functions.
     """
+    if client is not None:
+        if on_chunk is not None:
+            raise ArgumentError("on_chunk runs locally: with client=, write per-deal results "
+                                "with out=DATASET_FOLDER")
+        from fastdou.distributed import simulate_on_dask
+        return simulate_on_dask(client, deals, rules, policies, seed, first=first, out=out,
+                                chunk=chunk, threads=threads, per_deal=per_deal,
+                                progress=progress)
+    if out is not None or chunk is not None:
+        raise ArgumentError("out= and chunk= are for Dask runs (client=); locally, stream "
+                            "per-deal results with on_chunk= and fastdou.results.ResultWriter")
     rules = as_rules(rules)
     deals = whole("deals", deals, 1, MAX_DEALS)
     seed = whole("seed", seed)
@@ -238,7 +246,7 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        totals = _Totals(rules.players, rules.max_redeals)
+        totals = Totals(rules.players, preset_features(rules))
         kept = []
         done = 0
         while done < deals:
@@ -268,8 +276,11 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
     if per_deal:
         arrays = _arrays(np.concatenate([k[0] for k in kept]),
                          np.concatenate([k[1] for k in kept]))
-    return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
-                            per_deal=arrays)
+        arrays["deal"] = np.arange(first, first + deals)
+    return SimulationResult(rules=rules, seed=int(seed),
+                            summary=with_redeal_warning(totals.summary(), rules),
+                            per_deal=arrays, policies=policy_names(policies, rules.players),
+                            first=first, totals=totals)
 
 
 def _run(simulate_range, user, *args):

@@ -39,19 +39,16 @@ def test_readable_summary(capsys):
     assert "landlord wins" in out and "95% CI" in out
 
 
-@pytest.mark.parametrize("suffix", [".npz", ".jsonl"])
+@pytest.mark.parametrize("suffix", [".npz", ".jsonl", ".csv", ".parquet"])
 def test_out_files_hold_every_deal(capsys, tmp_path, suffix):
     path = tmp_path / f"run{suffix}"
     status, _, _ = run(capsys, "simulate", "--deals", "1500", "--rules", "four_player",
                        "--seed", "5", "--out", str(path))
     assert status == 0
     expected = fastdou.simulate(1500, "four_player", seed=5, per_deal=True).per_deal
-    if suffix == ".npz":
-        data = dict(np.load(path))
-    else:
-        rows = [json.loads(line) for line in path.read_text().splitlines()]
-        data = {k: np.array([r[k] for r in rows]) for k in rows[0]}
+    data = fastdou.load_results(str(path)).per_deal
     assert np.array_equal(data["deal"], np.arange(1500))
+    assert data.keys() == expected.keys()
     for name, values in expected.items():
         assert np.array_equal(data[name], values), name
     assert sorted(os.listdir(tmp_path)) == [path.name]       # no temporary file left
@@ -72,7 +69,7 @@ def test_out_files_hold_every_deal(capsys, tmp_path, suffix):
     (["--policy", "random,random"], "2 policies for 3 seats"),
     (["--threads", "0"], "threads"),
     (["--seed", "-1"], "seed"),
-    (["--out", "results.csv"], ".npz or .jsonl"),
+    (["--out", "results.txt"], ".parquet, .csv, .jsonl, .npz"),
     (["--out", "/no/such/folder/x.npz"], "does not exist"),
 ])
 def test_bad_arguments_are_one_line(capsys, argv, message):
@@ -86,7 +83,7 @@ def test_bad_arguments_are_one_line(capsys, argv, message):
     (signal.SIGINT, 130, "fastdou: interrupted"),
     (signal.SIGTERM, 143, "fastdou: terminated"),
 ])
-@pytest.mark.parametrize("suffix", [".npz", ".jsonl"])
+@pytest.mark.parametrize("suffix", [".npz", ".jsonl", ".parquet"])
 def test_signals_stop_with_a_message_and_no_file(tmp_path, sig, status, message, suffix):
     """SIGINT or SIGTERM during a long run: its exit status, one line, and no --out file,
     finished or not."""
@@ -121,4 +118,4 @@ def test_out_streams_in_bounded_memory(tmp_path):
     data_growth = 450_000 * (18 + 1 + 3) * 8                 # bytes the extra deals hold
     assert peaks[1] - peaks[0] < data_growth / 4, peaks
     with np.load(tmp_path / "run600k.npz") as data:
-        assert data["deal"].shape == (600_000,) and data["scores"].shape == (600_000, 3)
+        assert data["deal"].shape == (600_000,) and data["score_2"].shape == (600_000,)

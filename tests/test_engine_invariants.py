@@ -428,7 +428,7 @@ def test_summary_equals_the_per_deal_arrays(rules):
     expected = summary_from(kept.per_deal, rules.players)
     got = dict(plain.summary.__dict__)
     assert got.pop("warnings") == ()            # random play always finds a landlord
-    assert got.keys() == expected.keys()
+    assert expected.keys() <= got.keys()
     for k, v in expected.items():
         assert got[k] == pytest.approx(v, rel=1e-12, abs=1e-12), k
     # the scores of the two sides, seat by seat, add up to zero too

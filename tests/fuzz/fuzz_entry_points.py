@@ -321,24 +321,93 @@ def test_simulate(deals, rules, policies, seed, threads, per_deal, first):
             assert len(result.per_deal["winner"]) == deals
 
 
+# ------------------------------------------------------------------ analysis: house rules,
+# comparisons, results files, plots
+from fastdou.overrides import SETTABLE, house_rules  # noqa: E402
+from fastdou.table import rules_from_json, rules_to_json  # noqa: E402
+
+_set_items = st.one_of(
+    st.builds(lambda f, v: f"{f}={v}", st.sampled_from(SETTABLE + ("name", "bogus", "")),
+              st.one_of(st.sampled_from(["0", "1", "5", "-1", "true", "no", "farmers",
+                                         "1,1,1,1,2,2,2,2,2", "solo,pair", "", "2" * 30,
+                                         "anywhere", "none", "1.5"]),
+                        st.text(max_size=12))),
+    st.text(max_size=20), values)
+
+
+@fuzz
+@given(st.sampled_from(list(fastdou.PRESETS)), st.one_of(st.none(), st.sampled_from(
+    list(fastdou.PROFILES)), values), st.lists(_set_items, max_size=4))
+def test_house_rules_from_text(name, profile, items):
+    r = legal_or_error(house_rules, name, profile, items)
+    if r is not None:
+        assert rules_from_json(rules_to_json(r)) == r
+        assert fastdou.simulate(20, r, seed=1).summary.deals == 20
+
+
+@fuzz
+@given(st.one_of(st.dictionaries(st.sampled_from(SETTABLE[:-1] + ("name", "x")), values,
+                                 max_size=4), values))
+def test_rules_from_metadata(d):
+    r = legal_or_error(rules_from_json, d)
+    if r is not None:
+        assert rules_from_json(rules_to_json(r)) == r
+
+
+@fuzz
+@given(st.one_of(st.lists(st.sampled_from(["random", "greedy", "x:y", "os:getcwd", ""]),
+                          max_size=4), values),
+       st.one_of(st.integers(-2, 60), values), rules_arg, values)
+def test_compare(policies, deals, rules, seed):
+    if isinstance(deals, (int, np.integer)) and not isinstance(deals, (bool, np.bool_)) \
+            and deals > 60:
+        deals = 60
+    result = legal_or_error(fastdou.compare, policies, deals, rules, seed)
+    if result is not None:
+        assert result.deals == deals and len(result.per_policy) == len(policies)
+
+
+@fuzz
+@given(st.sampled_from([".parquet", ".csv", ".jsonl", ".npz", ".txt", ""]),
+       st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
+def test_load_results_of_arbitrary_files(tmp_path_factory, suffix, content):
+    path = tmp_path_factory.mktemp("res") / f"f{suffix}"
+    path.write_bytes(content)
+    legal_or_error(fastdou.load_results, str(path))
+
+
+@fuzz
+@given(values, values, values)
+def test_simulate_with_bad_dask_and_plot_arguments(client, out, labels):
+    if client is not None:
+        legal_or_error(fastdou.simulate, 10, client=client)
+    if out is not None or client is not None:
+        legal_or_error(fastdou.simulate, 10, out=out, chunk=client)
+    res = fastdou.simulate(50, per_deal=True)
+    legal_or_error(res.plot, out, labels=labels)
+
+
 # ------------------------------------------------------------------ the command line
 _options = ["--deals", "--rules", "--profile", "--policy", "--seed", "--threads", "--out",
-            "--json", "--last", "--depth", "--version", "-h"]
+            "--json", "--last", "--depth", "--version", "-h", "--set", "--policies",
+            "--chunk", "-o", "--labels"]
 _words = st.one_of(st.sampled_from(_options), st.sampled_from(
     ["simulate", "moves", "rules", "warmup", "classic", "jinling", "1k", "50", "0", "-1",
      "inf", "nan", "1e400", "greedy,random,random", "run.npz", "run.jsonl", "run.txt",
+     "run.parquet", "run.csv", "report.png", "bomb_min=5", "doubling=farmers", "x=1",
+     "bomb_factors=1,2", "greedy", "random", "no:such",
      "3334", "33344455BR", "openspiel", "emperor", "", " "]),
     st.text(alphabet="abc0123456789.,-+ eEkKmMBR/\\x00", max_size=12))
 
 
 @fuzz
-@given(st.sampled_from(["simulate", "moves", "rules", "bogus"]),
+@given(st.sampled_from(["simulate", "moves", "rules", "compare", "plot", "bogus"]),
        st.lists(_words, max_size=8))
 def test_command_line(tmp_path_factory, monkeypatch, capsys, command, argv):
     monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
     monkeypatch.setattr(fastdou.simulation, "MAX_DEALS", 2000)
     argv = [command] + [a.replace("/", "_") for a in argv]     # files only in the tmp dir
-    if command == "simulate" and "--deals" not in argv:
+    if command in ("simulate", "compare") and "--deals" not in argv:
         argv += ["--deals", "100"]
     try:
         status = main(argv)

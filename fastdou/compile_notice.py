@@ -1,0 +1,74 @@
+"""Say on stderr when the kernels are being compiled, instead of sitting at 0%.
+
+:func:`compiled` runs a one-deal simulation with the run's own rules and policies, which
+compiles (or loads from Numba's on-disk cache) every kernel the run needs. It says so first
+when compilation is certain (no cache file for the simulation kernel yet, or a user policy,
+whose loop is compiled around it in every process), or when that one deal takes longer than
+``after`` seconds (a stale cache); then it says how long compiling took.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+NOTICE = ("fastdou: compiling the simulation kernels (first run on this machine or after an "
+          "upgrade; cached afterwards)...")
+USER_NOTICE = ("fastdou: compiling the simulation loop around policy {name} (a user policy is "
+               "compiled in every process)...")
+
+
+def _cache_missing() -> bool:
+    """Whether the cached simulation kernel has no index file on disk (Numba's cache
+    layout; if that layout cannot be read, fall back on the timer)."""
+    from fastdou.kernels import play as P
+    try:
+        return not os.path.exists(P.simulate_range._cache._cache_file._index_path)
+    except AttributeError:
+        return False
+
+
+def _in_process() -> bool:
+    """Whether the built-in simulation kernel is compiled in this process already."""
+    from fastdou.kernels import play as P
+    return bool(P.simulate_range.signatures)
+
+
+def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
+    """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
+    from fastdou.simulation import _policy_codes, simulate
+    from fastdou.rules import as_rules
+    stream = sys.stderr if stream is None else stream
+    _, user = _policy_codes(policies, as_rules(rules))
+    if user is None and _in_process():
+        return 0.0                                  # compiled in this process already
+    said = threading.Event()
+    lock = threading.Lock()
+
+    text = NOTICE if user is None else USER_NOTICE.format(name=user.__name__)
+
+    def notice():
+        with lock:
+            if not said.is_set():
+                said.set()
+                print(text, file=stream, flush=True)
+
+    if user is not None or _cache_missing():
+        notice()
+    timer = threading.Timer(after, notice)
+    timer.daemon = True
+    start = time.perf_counter()
+    timer.start()
+    try:
+        simulate(1, rules, policies=policies)
+    finally:
+        timer.cancel()
+    took = time.perf_counter() - start
+    with lock:
+        said_it = said.is_set()
+        said.set()                                  # a late timer stays silent
+    if said_it:
+        print(f"fastdou: compiled in {took:.1f} s", file=stream, flush=True)
+    return took

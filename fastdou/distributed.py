@@ -1,0 +1,214 @@
+"""Simulation spread over a Dask cluster (extra ``dask``): ``fastdou.simulate(...,
+client=client)`` and ``fastdou simulate --scheduler ADDRESS`` / ``--workers N``.
+
+The deal range is cut into chunks (``chunk`` deals each, the last one shorter); each chunk is
+one Dask task, :func:`run_chunk`, which plays its deals on a worker (kernels compiled, or
+loaded from the cache, once per worker process; user policies named by import path) and
+returns its exact integer :class:`~fastdou.summary.Totals`. With ``out``, the worker itself
+writes its chunk's per-deal results to ``out/part-FIRST-LAST.parquet`` (atomically), with the
+totals in the file's footer. Because each deal is a pure function of (seed, deal index), the
+result is the same deal for deal as a local run, whatever the chunking or the workers.
+
+Dask does the distribution: a task lost with a dying worker is recomputed elsewhere, and a
+rerun with the same ``out`` finds the chunks already complete and skips them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+
+from fastdou.checks import INT64_MAX, short, whole
+from fastdou.errors import ArgumentError, PolicyError
+
+DEFAULT_CHUNK = 1_000_000
+_PARTS = "part-{first:015d}-{last:015d}.parquet"
+_TOTALS_KEY = "fastdou_totals"
+_LOCK = threading.Lock()          # one compiled simulation at a time in a worker process
+
+
+def _dask():
+    from fastdou.results import need
+    need("dask", "dask")
+    return need("distributed", "dask")
+
+
+def portable_policies(policies, players: int) -> tuple:
+    """Each seat's policy as a name or an import path that workers can resolve."""
+    from fastdou.simulation import import_policy, policy_names
+    if not (isinstance(policies, str) or callable(policies)
+            or isinstance(policies, (list, tuple))):
+        raise PolicyError(f"policies are a name, an @njit function or one per seat, not "
+                          f"{short(policies)}")
+    seats = [policies] * players if isinstance(policies, str) or callable(policies) \
+        else list(policies)
+    names = policy_names(seats, len(seats))
+    for p, name in zip(seats, names):
+        try:
+            same = not callable(p) or import_policy(name) is p
+        except PolicyError:
+            same = False
+        if not same:
+            raise PolicyError(f"a policy for Dask workers must be importable: {name} is "
+                              f"not (define it in a module and pass 'module:function')")
+    return names
+
+
+def chunks(first: int, deals: int, size: int) -> list:
+    """``(first, n)`` of each chunk."""
+    return [(a, min(size, first + deals - a)) for a in range(first, first + deals, size)]
+
+
+def part_name(first: int, n: int) -> str:
+    return _PARTS.format(first=first, last=first + n - 1)
+
+
+def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=False):
+    """One Dask task: deals ``first .. first + n - 1``; returns ``(totals JSON, per-deal
+    arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file."""
+    from fastdou.results import ResultWriter, metadata, need
+    from fastdou.simulation import simulate
+    path = os.path.join(out, part_name(first, n)) if out else None
+    meta = metadata(rules, seed, policies, first, n)
+    if path is not None and os.path.exists(path) and not per_deal:
+        pq = need("pyarrow.parquet", "parquet")
+        footer = pq.read_metadata(path).metadata or {}
+        stored = json.loads(footer.get(b"fastdou", b"{}"))
+        same = {k: stored.get(k) for k in ("rules", "seed", "policies", "first", "deals")}
+        if same != {k: meta[k] for k in same}:
+            raise ArgumentError(f"{path} holds results of another run (rules, seed, policies "
+                                f"or deals differ): use a new --out folder")
+        if _TOTALS_KEY.encode() in footer:
+            return json.loads(footer[_TOTALS_KEY.encode()]), None
+    writer = ResultWriter(path, rules, meta) if path else None
+    try:
+        with _LOCK:
+            result = simulate(n, rules, list(policies), seed=seed, threads=threads,
+                              per_deal=per_deal, first=first,
+                              on_chunk=writer.write if writer else None)
+        totals = result.totals.to_json()
+        if writer:
+            writer.close(footer={_TOTALS_KEY: json.dumps(totals)})
+    finally:
+        if writer:
+            writer.discard()
+    return totals, result.per_deal
+
+
+def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0, out=None,
+                     chunk=None, threads=1, per_deal=False, progress=None):
+    """Play deals ``first .. first + deals - 1`` of ``seed`` on the Dask ``client``'s
+    workers; see the module's docstring. Returns a :class:`~fastdou.SimulationResult`."""
+    import numpy as np
+
+    from fastdou.rules import as_rules
+    from fastdou.simulation import MAX_DEALS, PER_DEAL_MAX, SimulationResult
+    from fastdou.summary import Totals, with_redeal_warning
+    distributed = _dask()
+    if not isinstance(client, distributed.Client):
+        raise ArgumentError(f"client must be a dask.distributed.Client, not {short(client)}")
+    rules = as_rules(rules)
+    deals = whole("deals", deals, 1, MAX_DEALS)
+    seed = whole("seed", seed)
+    first = whole("first", first, 0, INT64_MAX - deals)
+    size = DEFAULT_CHUNK if chunk is None else whole("chunk", chunk, 1, MAX_DEALS)
+    threads = whole("threads", 1 if threads is None else threads, 1, 1024)
+    if per_deal and deals > PER_DEAL_MAX:
+        raise ArgumentError(f"per_deal=True keeps every deal in memory: at most "
+                            f"{PER_DEAL_MAX:,} deals")
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress must be a function or None, not {short(progress)}")
+    names = portable_policies(policies, rules.players)
+    from fastdou.simulation import _policy_codes
+    _policy_codes(list(names), rules)                  # bad names fail here, not on a worker
+    plan = chunks(first, deals, size)
+    if out is not None:
+        out = _dataset_folder(out, {part_name(a, n) for a, n in plan})
+    futures = {client.submit(run_chunk, rules, names, seed, a, n, out, threads, per_deal,
+                             key=f"fastdou-{seed}-{a}-{n}-{os.urandom(4).hex()}",
+                             pure=False, retries=2): (a, n) for a, n in plan}
+    totals = Totals.from_json(_empty(rules))
+    kept = {}
+    done = 0
+    try:
+        for future in distributed.as_completed(futures):
+            part, arrays = future.result()
+            totals.merge(Totals.from_json(part))
+            a, n = futures[future]
+            if per_deal:
+                kept[a] = arrays
+            done += n
+            if progress is not None:
+                progress(done)
+    finally:
+        for f in futures:
+            f.cancel()
+    if out is not None:
+        remove_leftovers(out)
+    arrays = None
+    if per_deal:
+        parts = [kept[a] for a, _ in plan]
+        arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return SimulationResult(rules=rules, seed=seed, summary=with_redeal_warning(totals.summary(), rules),
+                            per_deal=arrays, policies=names, first=first, totals=totals)
+
+
+def _empty(rules) -> dict:
+    from fastdou.summary import Totals, preset_features
+    return Totals(rules.players, preset_features(rules)).to_json()
+
+
+def _dataset_folder(out, planned: set) -> str:
+    """Create the dataset folder if needed; refuse one holding parts of another chunking."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise ArgumentError(f"out must be a folder path, not {short(out)}")
+    out = os.fspath(out)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise ArgumentError(f"a Dask run writes a dataset folder, and {out} is a file")
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        raise ArgumentError(f"--out folder's parent does not exist: {parent}")
+    os.makedirs(out, exist_ok=True)
+    existing = {f for f in os.listdir(out) if f.startswith("part-") and f.endswith(".parquet")}
+    foreign = existing - planned
+    if foreign:
+        raise ArgumentError(f"{out} holds parts of another run or chunking (e.g. "
+                            f"{sorted(foreign)[0]}): use the same --chunk or a new folder")
+    return os.path.abspath(out)
+
+
+def remove_leftovers(out: str) -> None:
+    """Temporary files of workers that died while writing (their chunks were redone)."""
+    for f in os.listdir(out):
+        if f.startswith(".fastdou-") and f.endswith(".parquet"):
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(out, f))
+
+
+@contextlib.contextmanager
+def cluster_client(scheduler=None, workers=None):
+    """A client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
+    single-threaded worker processes (closed afterwards)."""
+    distributed = _dask()
+    if (scheduler is None) == (workers is None):
+        raise ArgumentError("give either --scheduler ADDRESS or --workers N")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ArgumentError(f"--scheduler takes an address, not {short(scheduler)}")
+        try:
+            client = distributed.Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ArgumentError(f"cannot reach the Dask scheduler at {short(scheduler)}: "
+                                f"{short(str(e))}") from None
+        with client:
+            yield client
+        return
+    import logging
+    workers = whole("--workers", workers, 1, 256)
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None,
+                                  silence_logs=logging.CRITICAL) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client

@@ -1,0 +1,48 @@
+"""The first run says on stderr that it is compiling, and how long it took; a warm run
+says nothing."""
+
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def fastdou(*argv, env=None):
+    return subprocess.run([sys.executable, "-m", "fastdou", *argv], capture_output=True,
+                          text=True, timeout=600, cwd=HERE, env={**os.environ, **(env or {})})
+
+
+def test_a_user_policy_run_says_it_compiles_and_how_long():
+    proc = fastdou("simulate", "--deals", "500", "--policy",
+                   "policies_for_tests:last_listed,random,random")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("fastdou: compiling the simulation loop around policy "
+                               "last_listed")
+    assert lines[1].startswith("fastdou: compiled in ") and lines[1].endswith(" s")
+
+
+def test_a_warm_run_says_nothing():
+    assert fastdou("simulate", "--deals", "10").returncode == 0      # warm the cache
+    proc = fastdou("simulate", "--deals", "500")
+    assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_a_fresh_cache_is_noticed(tmp_path):
+    script = ("from fastdou.compile_notice import _cache_missing; "
+              "print(_cache_missing())")
+    fresh = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert fresh.stdout.strip() == "True", fresh.stderr
+    warm = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert warm.stdout.strip() == "False", warm.stderr
+
+
+def test_the_notice_comes_first_when_compiling(monkeypatch, capsys):
+    from fastdou import compile_notice
+    monkeypatch.setattr(compile_notice, "_cache_missing", lambda: True)
+    monkeypatch.setattr(compile_notice, "_in_process", lambda: False)
+    compile_notice.compiled("classic", "random", stream=sys.stderr)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == compile_notice.NOTICE and err[1].startswith("fastdou: compiled in ")
