@@ -21,9 +21,9 @@ from fastdou.simulation import SimulationResult, Summary, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "AmbiguousMoveError", "ArgumentError", "FastdouError", "Game", "GameResult",
+    "AmbiguousMoveError", "ArgumentError", "Comparison", "FastdouError", "Game", "GameResult",
     "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "Move", "MoveList",
     "PRESETS", "PROFILES", "PolicyError", "RecordError", "Rules", "RulesError",
-    "SimulationResult", "Summary", "beats", "cards", "classify", "generate_batch",
-    "legal_moves", "rules", "simulate", "compare", "Comparison", "load_results",
+    "SimulationResult", "Summary", "beats", "cards", "classify", "compare", "generate_batch",
+    "legal_moves", "load_results", "rules", "simulate",
 ]

@@ -310,6 +310,8 @@ PRESETS = {
         card_points=(3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)),
 }
 FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
+_TUPLE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules)
+                      if isinstance(getattr(Rules, f.name), tuple))
 
 
 def _kind_list(value) -> frozenset:
@@ -346,7 +348,7 @@ def _normalise(base: Rules, changes: dict) -> dict:
             changes[f] = bool(v)
         elif isinstance(v, np.integer):
             changes[f] = int(v)
-    for f in ("removed_ranks", "bomb_factors", "card_points"):
+    for f in _TUPLE_FIELDS:
         if isinstance(changes.get(f), (list, tuple)):
             changes[f] = tuple(changes[f])
     if "removed_ranks" in changes and isinstance(changes["removed_ranks"], tuple):

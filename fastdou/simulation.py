@@ -276,7 +276,8 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
         arrays = _arrays(np.concatenate([k[0] for k in kept]),
                          np.concatenate([k[1] for k in kept]))
         arrays["deal"] = np.arange(first, first + deals)
-    return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
+    return SimulationResult(rules=rules, seed=int(seed),
+                            summary=totals.summary(),
                             per_deal=arrays, policies=policy_names(policies, rules.players),
                             first=first, totals=totals)
 

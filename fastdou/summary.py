@@ -309,12 +309,12 @@ class Totals:
             for name, t in (("spring", self.spring), ("anti_spring", self.anti)):
                 features[name] = {"total": t, "per_deal": per(t), "deal_rate": per(t)}
         warnings = []
-        if self.void and self.max_redeals == 0:
-            warnings.append(f"{self.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in "
-                            f"a row: does a policy never take the landlord?")
         if self.n and not decided:
             warnings.append(f"no deal was played: all {self.n:,} deals were void (nobody took "
                             f"the landlord), so there are no win rates or scores")
+        if self.void and self.max_redeals == 0:
+            warnings.append(f"{self.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in "
+                            f"a row: does a policy never take the landlord?")
         return Summary(
             deals=self.n, void=self.void, landlord_wins=self.wins,
             landlord_win_rate=per(self.wins, decided), landlord_win_ci95=wilson(self.wins,
