@@ -19,3 +19,8 @@ class IllegalMoveError(FastdouError):
 
 class AmbiguousMoveError(FastdouError):
     """Cards with several readings, given without a hint saying which one is meant."""
+
+
+class PositionError(FastdouError):
+    """A position that cannot arise in play: cards beyond the deck, a seat out of range, a
+    move to beat that is not a legal move, or one without the seat that made it."""
