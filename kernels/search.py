@@ -221,11 +221,27 @@ def count_actions(pos, rules):
 
 
 @kernel
+def _one_rank_or_jokers(hand):
+    """Whether ``hand`` holds a single rank, or jokers only (the shapes a bomb can have)."""
+    rest = np.uint64(hand) & np.uint64((1 << (4 * 13)) - 1)
+    if rest == 0:
+        return True
+    if np.uint64(hand) != rest:
+        return False
+    while (rest & np.uint64(15)) == 0:
+        rest >>= np.uint64(4)
+    return rest < np.uint64(16)
+
+
+@kernel
 def goes_out(pos, rules, scratch):
     """Whether the seat to act can play its whole hand now (an immediate win).
 
     ``scratch``: a move buffer of a few rows (8 are always enough in one deck)."""
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
+    if pos[S_LAST_INFO] != 0 and size(hand) != size(np.uint64(pos[S_LAST_CARDS])) \
+            and not _one_rank_or_jokers(hand):
+        return False             # neither the same size as the play to beat nor a bomb
     n = readings(hand, rules, scratch)
     if n == 0:
         return False

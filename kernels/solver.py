@@ -187,6 +187,8 @@ def _order(buf, base, n, rules, hand, memo):
     """Sort the actions ``buf[base:base + n]`` of ``hand`` best first; ties keep generator
     order. Score: fewest plays left afterwards (:func:`min_plays` of the rest; a pass
     leaves the hand), then most cards; bombs after every other action."""
+    if n <= 1:
+        return memo
     keys, vals, mbuf, frames = memo
     for i in range(base, base + n):
         cards = buf[i, 0]
