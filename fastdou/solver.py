@@ -128,9 +128,11 @@ def solve(position, *, max_nodes=None, time_limit=None, threads=1,
     keys = np.zeros((groups, size, width), np.uint64)
     vals = np.zeros((groups, size), np.uint8)
     timer = _Timer(ctl, time_limit)
+    work = _solver.new_work(arr)
     try:
         if groups == 1:
-            _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results)
+            _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results,
+                               work)
         else:
             before = numba.get_num_threads()
             numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
@@ -144,7 +146,8 @@ def solve(position, *, max_nodes=None, time_limit=None, threads=1,
             out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
             if max_nodes is not None:
                 ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
-            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out)
+            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
+                                           work)
             if plies >= 0:
                 line = tuple(Move.from_record(r) for r in out[:plies])
     finally:

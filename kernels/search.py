@@ -130,6 +130,12 @@ def last_move(pos, out):
 
 
 @kernel
+def _last_view(pos):
+    """The record to beat as a ``uint64[2]`` view of ``pos`` (no allocation)."""
+    return pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1]
+
+
+@kernel
 def hand_of(pos, seat):
     """Seat ``seat``'s packed hand (``uint64``)."""
     return np.uint64(pos[S_HANDS + seat])
@@ -197,8 +203,7 @@ def actions(pos, rules, out):
     if pos[S_WINNER] >= 0:
         return 0
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
-    last = np.empty(REC_WIDTH, np.uint64)
-    last_move(pos, last)
+    last = _last_view(pos)
     if last[REC_INFO] == 0:
         return responses(hand, last, rules, out)
     if out.shape[0] == 0:
@@ -214,8 +219,7 @@ def count_actions(pos, rules):
     if pos[S_WINNER] >= 0:
         return 0
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
-    last = np.empty(REC_WIDTH, np.uint64)
-    last_move(pos, last)
+    last = _last_view(pos)
     extra = 0 if last[REC_INFO] == 0 else 1
     return extra + count_responses(hand, last, rules)
 
@@ -250,8 +254,7 @@ def goes_out(pos, rules, scratch):
     if n > scratch.shape[0]:
         scratch = np.empty((n, REC_WIDTH), np.uint64)
         readings(hand, rules, scratch)
-    last = np.empty(REC_WIDTH, np.uint64)
-    last_move(pos, last)
+    last = _last_view(pos)
     for i in range(n):
         if beats(scratch[i], last, rules):
             return True

@@ -104,7 +104,7 @@ def _grow(buf, used, need):
 @kernel
 def new_memo():
     """A min_plays workspace: (keys, values, move buffer, frames); see :func:`min_plays`."""
-    return (np.zeros(1 << 16, np.uint64), np.zeros(1 << 16, np.int64), new_buffer(1 << 12),
+    return (np.zeros(1 << 18, np.uint64), np.zeros(1 << 18, np.int64), new_buffer(1 << 12),
             np.zeros((64, 6), np.int64))
 
 
@@ -345,10 +345,10 @@ def action_value(pos, rules, move, table, work, ctl):
 
 
 @nogil_kernel
-def solve_root(pos, rules, moves, keys, vals, ctl, results):
+def solve_root(pos, rules, moves, keys, vals, ctl, results, work):
     """Value of each root action ``moves[i]`` for the side to act (1 win, 0 loss) in
-    ``results``; -1 where a limit stopped the search (then the rest are not tried)."""
-    work = new_work(pos)
+    ``results``; -1 where a limit stopped the search (then the rest are not tried).
+    ``work``: :func:`new_work` (reuse it for :func:`principal_line`: a warm memo)."""
     results[:] = -1
     for i in range(moves.shape[0]):
         r, work = action_value(pos, rules, moves[i], (keys, vals), work, ctl)
@@ -375,11 +375,10 @@ def solve_root_parallel(pos, rules, moves, keys, vals, ctls, results):
 
 
 @nogil_kernel
-def principal_line(pos, rules, keys, vals, ctl, out):
+def principal_line(pos, rules, keys, vals, ctl, out, work):
     """Play out a principal variation from ``pos`` into ``out`` (records): the side to act
     plays its first winning action in search order, a losing side its first action. Returns
     the number of plies, or -1 if a limit stopped it. ``pos`` is left unchanged."""
-    work = new_work(pos)
     line_undo = np.zeros((out.shape[0], UNDO_SIZE), np.int64)
     plies = 0
     stopped = False
