@@ -80,6 +80,27 @@ def _actions(arr, rules) -> np.ndarray:
     return out
 
 
+_spare = {}                      # (threads, size, width) -> a table not in use
+_spare_lock = threading.Lock()
+
+
+def _take_table(groups, size, width):
+    """A cleared table: the one the last call of this shape used, or a new one (clearing
+    only the values is enough: a zero value marks a free slot)."""
+    with _spare_lock:
+        table = _spare.pop((groups, size, width), None)
+    if table is None:
+        return np.zeros((groups, size, width), np.uint64), np.zeros((groups, size), np.uint8)
+    table[1][:] = 0
+    return table
+
+
+def _give_back(keys, vals):
+    with _spare_lock:
+        _spare.clear()               # keep one table at most
+        _spare[keys.shape] = (keys, vals)
+
+
 class _Timer:
     """Sets ``flags[:, C_STOP]`` after ``seconds`` (the kernels poll it)."""
 
@@ -107,7 +128,8 @@ def solve(position, *, max_nodes=None, time_limit=None, threads=1,
     ``max_nodes`` / ``time_limit`` (seconds) stop the search (then ``landlord_wins`` is
     None); ``threads`` > 1 splits the first actions among threads, each with its own table
     (the answer is the same for any thread count); ``table_size``: transposition-table
-    entries per thread (rounded up to a power of two).
+    entries per thread (rounded up to a power of two; the last table is kept for the next
+    call of the same shape, so repeated solves do not pay for fresh memory).
     """
     pos = as_position(position)
     max_nodes = _positive("max_nodes", max_nodes)
@@ -125,8 +147,7 @@ def solve(position, *, max_nodes=None, time_limit=None, threads=1,
     ctl = np.zeros((groups, _solver.CTL_SIZE), np.int64)
     if max_nodes is not None:
         ctl[:, _solver.C_MAX_NODES] = -(-int(max_nodes) // groups)
-    keys = np.zeros((groups, size, width), np.uint64)
-    vals = np.zeros((groups, size), np.uint8)
+    keys, vals = _take_table(groups, size, width)
     timer = _Timer(ctl, time_limit)
     work = _solver.new_work(arr)
     try:
@@ -152,6 +173,7 @@ def solve(position, *, max_nodes=None, time_limit=None, threads=1,
                 line = tuple(Move.from_record(r) for r in out[:plies])
     finally:
         timer.cancel()
+        _give_back(keys, vals)
     nodes = int(ctl[:, _solver.C_NODES].sum())
     seconds = time.perf_counter() - start
     table_bytes = int(keys.nbytes + vals.nbytes)

@@ -1,10 +1,10 @@
 """The exact solver, perft and min_plays, over the position arrays of :mod:`.search`.
 
 Solver: negamax on win / loss for the side to act (the landlord side against the rest; a
-teammate's turn keeps the sign). Each node first checks for an immediate win (the whole hand
-is a legal play now), then probes a transposition table that stores the full key of every
-entry (so a hash collision can never change an answer; the table is bounded and replaces
-entries), then tries the actions best-first and stops at the first win. ``ctl`` carries the
+teammate's turn keeps the sign). Each node probes a transposition table that stores the full
+key of every entry (so a hash collision can never change an answer; the table is bounded and
+replaces entries), then generates its actions, wins at once if one of them is the whole hand,
+else tries them best-first and stops at the first win. ``ctl`` carries the
 counters and limits (``C_*``); a search stopped by a limit returns -1 and stores nothing
 from the unfinished subtree, so every stored result is exact.
 
@@ -21,7 +21,7 @@ from fastdou.kernels.jit import kernel, nogil_kernel, parallel_nogil_kernel
 from fastdou.kernels.moves import kind_of, leading_moves, rank_of, readings
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions, goes_out, hand_of, is_terminal,
+    S_HANDS, S_HASH, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions, hand_of, is_terminal,
     key_width, make, side_of, unmake, write_key,
 )
 
@@ -262,20 +262,22 @@ def search(pos, rules, table, work, ctl):
                     unmake(pos, buf[frames[p, 0] + frames[p, 2]], undo[p])
                 return -1, (buf, undo, frames, key, memo)
             base = frames[ply, 0]
-            buf = _grow(buf, base, _MIN_ROOM)
-            if goes_out(pos, rules, buf[base:base + _MIN_ROOM]):
-                result = 1
+            write_key(pos, key)
+            v = _probe(keys, vals, key, width, pos[S_HASH])
+            if v != 0:
+                ctl[C_HITS] += 1
+                result = v - 1
                 entering = False
             else:
-                write_key(pos, key)
-                v = _probe(keys, vals, key, width, pos[S_HASH])
-                if v != 0:
-                    ctl[C_HITS] += 1
-                    result = v - 1
-                    entering = False
-                else:
-                    buf, n = _fill(pos, rules, buf, base)
-                    memo = _order(buf, base, n, rules, hand_of(pos, pos[S_TO_MOVE]), memo)
+                buf, n = _fill(pos, rules, buf, base)
+                hand = hand_of(pos, pos[S_TO_MOVE])
+                for i in range(base, base + n):
+                    if buf[i, 0] == hand and buf[i, 1] != 0:   # the whole hand: a win
+                        result = 1
+                        entering = False
+                        break
+                if entering:
+                    memo = _order(buf, base, n, rules, hand, memo)
                     frames[ply, 1] = n
                     frames[ply, 2] = 0
                     frames[ply, 3] = side_of(pos, pos[S_TO_MOVE])
