@@ -53,7 +53,10 @@ def new_table(size_pow2, width):
 
 @kernel
 def _probe(keys, vals, key, width, h):
-    """The stored value of ``key`` (1 loss, 2 win for the side to act) or 0."""
+    """The stored value of ``key`` (1 loss, 2 win for the side to act) or 0.
+
+    A table value holds the result in its low 2 bits and the subtree's weight (the bit
+    length of the nodes it took) above them; 0 marks a free slot."""
     mask = keys.shape[0] - 1
     i = np.int64(np.uint64(h) & np.uint64(mask))
     for _ in range(PROBES):
@@ -65,18 +68,26 @@ def _probe(keys, vals, key, width, h):
                 same = False
                 break
         if same:
-            return np.int64(vals[i])
+            return np.int64(vals[i] & 3)
         i = (i + 1) & mask
     return 0
 
 
 @kernel
-def _store(keys, vals, key, width, h, value):
-    """Store ``value`` for ``key``: in its own or a free slot, else over the last probed."""
+def _store(keys, vals, key, width, h, value, nodes):
+    """Store ``value`` for ``key`` (found after ``nodes`` nodes): in its own or a free slot
+    of its window, else over the entry of the window that took the fewest nodes."""
     mask = keys.shape[0] - 1
     i = np.int64(np.uint64(h) & np.uint64(mask))
-    for p in range(PROBES):
-        if vals[i] == 0 or p == PROBES - 1:
+    weight = 0
+    while nodes > 0 and weight < 63:
+        nodes >>= 1
+        weight += 1
+    pick = -1
+    light = 1 << 10
+    for _ in range(PROBES):
+        if vals[i] == 0:
+            pick = i
             break
         same = True
         for w in range(width):
@@ -84,11 +95,15 @@ def _store(keys, vals, key, width, h, value):
                 same = False
                 break
         if same:
+            pick = i
             break
+        if (vals[i] >> 2) <= light:
+            light = vals[i] >> 2
+            pick = i
         i = (i + 1) & mask
     for w in range(width):
-        keys[i, w] = key[w]
-    vals[i] = value
+        keys[pick, w] = key[w]
+    vals[pick] = value | (weight << 2)
 
 
 @kernel
@@ -249,7 +264,7 @@ def search(pos, rules, table, work, ctl):
     keys, vals = table
     buf, undo, frames, key, memo = work
     width = key_width(pos)
-    # frame columns: base, n, next index, side to act
+    # frame columns: base, n, next index, side to act, node count on entering
     ply = 0
     frames[0, 0] = 0
     entering = True
@@ -278,6 +293,7 @@ def search(pos, rules, table, work, ctl):
                         break
                 if entering:
                     memo = _order(buf, base, n, rules, hand, memo)
+                    frames[ply, 4] = ctl[C_NODES]
                     frames[ply, 1] = n
                     frames[ply, 2] = 0
                     frames[ply, 3] = side_of(pos, pos[S_TO_MOVE])
@@ -290,14 +306,14 @@ def search(pos, rules, table, work, ctl):
             if (result == 1) == (child == frames[ply, 3]):
                 result = 1
                 write_key(pos, key)
-                _store(keys, vals, key, width, pos[S_HASH], 2)
+                _store(keys, vals, key, width, pos[S_HASH], 2, ctl[C_NODES] - frames[ply, 4])
                 ctl[C_STORES] += 1
                 continue
             frames[ply, 2] += 1
         if frames[ply, 2] == frames[ply, 1]:
             result = 0
             write_key(pos, key)
-            _store(keys, vals, key, width, pos[S_HASH], 1)
+            _store(keys, vals, key, width, pos[S_HASH], 1, ctl[C_NODES] - frames[ply, 4])
             ctl[C_STORES] += 1
             entering = False
             continue
@@ -324,7 +340,7 @@ def new_work(pos):
     scratch, min_plays memo)."""
     depth = _depth_bound(pos)
     return (new_buffer(1 << 14), np.zeros((depth, UNDO_SIZE), np.int64),
-            np.zeros((depth, 4), np.int64), np.zeros(key_width(pos), np.uint64), new_memo())
+            np.zeros((depth, 5), np.int64), np.zeros(key_width(pos), np.uint64), new_memo())
 
 
 @kernel
