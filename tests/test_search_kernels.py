@@ -60,7 +60,6 @@ def test_make_unmake_restores(rules):
 
 
 def test_trick_bookkeeping():
-    rules = fastdou.rules("classic").array
     pos = Position(["34", "5", "6"], last="3", last_player=0, to_move=1).array()
     undo = np.zeros(K.UNDO_SIZE, np.int64)
     K.make(pos, np.zeros(2, np.uint64), undo)             # seat 1 passes
