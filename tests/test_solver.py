@@ -232,3 +232,15 @@ def test_solve_game_in_play():
     assert sol.winning_moves == (Move.parse("4"), Move.parse("5"))
     game.play("4")
     assert fastdou.solve(game).landlord_wins is True
+
+
+def test_five_player_five_seats_equals_naive():
+    """five_player at its own table: five seats, the partner often on the landlord side."""
+    rules = fastdou.rules("five_player")
+    rng = np.random.default_rng(5)
+    for i in range(COUNT):
+        pos = random_position(rng, rules, 5, 2, mid=i % 2 == 1)
+        naive = N.Naive(pos.rules, team_of(pos))
+        expected = naive.winning_moves(naive_state(pos))
+        got = [move_tuple(m) for m in fastdou.solve(pos, table_size=SMALL_TABLE).winning_moves]
+        assert sorted(got, key=repr) == sorted(expected, key=repr), str(pos)
