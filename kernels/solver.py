@@ -9,8 +9,10 @@ counters and limits (``C_*``); a search stopped by a limit returns -1 and stores
 from the unfinished subtree, so every stored result is exact.
 
 Move buffers: a node writes its actions into ``buf[base:base + n]`` and its children write
-after them; a node whose actions do not fit takes a larger fresh buffer (its ancestors keep
-theirs). Buffers have ``BUF_WIDTH`` columns: the record and an ordering score.
+after them; a full buffer grows into a larger copy. Buffers have ``BUF_WIDTH`` columns: the
+record and an ordering score. Every search here runs on an explicit stack, not recursion:
+recursive kernels loaded from Numba's disk cache crashed the interpreter (seen with
+numba 0.68), and an explicit stack also cannot overflow.
 """
 
 import numpy as np
