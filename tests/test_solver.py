@@ -208,6 +208,12 @@ def test_threads_same_answer():
     two = fastdou.solve(pos, threads=2)
     assert (one.landlord_wins, one.winning_moves) == (two.landlord_wins, two.winning_moves)
     assert two.nodes == fastdou.solve(pos, threads=2).nodes        # deterministic
+    rng = np.random.default_rng(2)
+    for i, rules in enumerate(RULES * 2):
+        pos = random_position(rng, rules, 2 + i % 3, 5, mid=i % 2 == 1)
+        one, three = fastdou.solve(pos), fastdou.solve(pos, threads=3)
+        assert (one.landlord_wins, one.winning_moves) == \
+            (three.landlord_wins, three.winning_moves), str(pos)
 
 
 def test_node_counts_are_deterministic():
