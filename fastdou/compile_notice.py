@@ -3,8 +3,8 @@
 :func:`compiled` runs a one-deal simulation with the run's own rules and policies, which
 compiles (or loads from Numba's on-disk cache) every kernel the run needs. It says so first
 when compilation is certain (no cache file for the simulation kernel yet, or a user policy,
-whose loop is compiled around it in every process), or when that one deal takes longer than
-``after`` seconds (a stale cache); then it says how long compiling took.
+which is compiled in every new process), or when that one deal takes longer than ``after``
+seconds (a stale cache); then it says how long compiling took.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import time
 
 NOTICE = ("fastdou: compiling the simulation kernels (first run on this machine or after an "
           "upgrade; cached afterwards)...")
-USER_NOTICE = ("fastdou: compiling the simulation loop around policy {name} (a user policy is "
-               "compiled in every process)...")
+USER_NOTICE = ("fastdou: compiling policy {name} (a user policy is compiled in every "
+               "new process)...")
 
 
 def _cache_missing() -> bool:
@@ -30,6 +30,18 @@ def _cache_missing() -> bool:
         return False
 
 
+def _user_policy(policies):
+    """The name of the first user policy among ``policies`` (a function or an import
+    path), or None; nothing is imported or compiled here."""
+    seats = policies if isinstance(policies, (list, tuple)) else [policies]
+    for p in seats:
+        if isinstance(p, str) and ":" in p:
+            return p.rpartition(":")[2]
+        if callable(p):
+            return getattr(p, "__name__", "?")
+    return None
+
+
 def _in_process() -> bool:
     """Whether the built-in simulation kernel is compiled in this process already."""
     from fastdou.kernels import play as P
@@ -38,16 +50,15 @@ def _in_process() -> bool:
 
 def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
-    from fastdou.simulation import _policy_codes, simulate
-    from fastdou.rules import as_rules
+    from fastdou.simulation import simulate
     stream = sys.stderr if stream is None else stream
-    _, user = _policy_codes(policies, as_rules(rules))
+    user = _user_policy(policies)
     if user is None and _in_process():
         return 0.0                                  # compiled in this process already
     said = threading.Event()
     lock = threading.Lock()
 
-    text = NOTICE if user is None else USER_NOTICE.format(name=user.__name__)
+    text = NOTICE if user is None else USER_NOTICE.format(name=user)
 
     def notice():
         with lock:

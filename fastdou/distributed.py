@@ -105,7 +105,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
 
     from fastdou.rules import as_rules
     from fastdou.simulation import MAX_DEALS, PER_DEAL_MAX, SimulationResult
-    from fastdou.summary import Totals, with_redeal_warning
+    from fastdou.summary import Totals
     distributed = _dask()
     if not isinstance(client, distributed.Client):
         raise ArgumentError(f"client must be a dask.distributed.Client, not {short(client)}")
@@ -151,13 +151,13 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     if per_deal:
         parts = [kept[a] for a, _ in plan]
         arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    return SimulationResult(rules=rules, seed=seed, summary=with_redeal_warning(totals.summary(), rules),
+    return SimulationResult(rules=rules, seed=seed, summary=totals.summary(),
                             per_deal=arrays, policies=names, first=first, totals=totals)
 
 
 def _empty(rules) -> dict:
     from fastdou.summary import Totals, preset_features
-    return Totals(rules.players, preset_features(rules)).to_json()
+    return Totals(rules.players, preset_features(rules), rules.max_redeals).to_json()
 
 
 def _dataset_folder(out, planned: set) -> str:
@@ -206,9 +206,12 @@ def cluster_client(scheduler=None, workers=None):
             yield client
         return
     import logging
+    import warnings
     workers = whole("--workers", workers, 1, 256)
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None,
-                                  silence_logs=logging.CRITICAL) as cluster, \
-            distributed.Client(cluster) as client:
+    with warnings.catch_warnings():     # "port in use, another one instead": not the user's
+        warnings.simplefilter("ignore", UserWarning)
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0",
+                                           silence_logs=logging.CRITICAL)
+    with cluster, distributed.Client(cluster) as client:
         yield client

@@ -182,6 +182,12 @@ class ResultWriter:
         if self._done:
             return
         self._done = True
+        if self._parquet is not None:       # else its __del__ writes to the closed file
+            try:
+                self._parquet.close()
+            except Exception:
+                pass
+            self._parquet = None
         self._file.close()
         self._close_spools()
         if os.path.exists(self._tmp):

@@ -13,8 +13,7 @@ from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import GREEDY, RANDOM, USER
 from fastdou.rules import as_rules
-from fastdou.summary import (Summary, Totals, preset_features, wilson,  # noqa: F401
-                             with_redeal_warning)
+from fastdou.summary import Summary, Totals, preset_features, wilson  # noqa: F401
 
 CHUNK = 1 << 16
 MAX_DEALS = 10 ** 12          # about two months of one machine: a typo, not a study
@@ -191,7 +190,7 @@ def result_from_per_deal(arrays: dict, rules, *, seed: int, policies, first: int
     """A :class:`SimulationResult` whose summary is recomputed from per-deal arrays."""
     from fastdou import table as T
     res = np.stack([np.asarray(arrays[n], np.int64) for n in P.RESULT_NAMES], axis=1)
-    totals = Totals(rules.players, preset_features(rules))
+    totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
     if len(res):
         totals.add(res, T.score_units(arrays["scores"]))
     return SimulationResult(rules=rules, seed=int(seed), summary=totals.summary(),
@@ -246,7 +245,7 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        totals = Totals(rules.players, preset_features(rules))
+        totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
         kept = []
         done = 0
         while done < deals:
@@ -278,7 +277,7 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
                          np.concatenate([k[1] for k in kept]))
         arrays["deal"] = np.arange(first, first + deals)
     return SimulationResult(rules=rules, seed=int(seed),
-                            summary=with_redeal_warning(totals.summary(), rules),
+                            summary=totals.summary(),
                             per_deal=arrays, policies=policy_names(policies, rules.players),
                             first=first, totals=totals)
 

@@ -166,8 +166,10 @@ def preset_features(rules) -> tuple:
         out.append("grabs")
     if rules.bidding == "marked":
         out.append("reveals")
-    if rules.bomb_min > 0:
+    if rules.bomb_min > 0 or rules.joker_bombs == "lone":
         out.append("bombs")
+        from fastdou.table import bomb_sizes
+        out += [f"bombs_{k}" for k in bomb_sizes(rules)]
     if rules.joker_bombs != "none":
         out.append("rockets")
     if rules.spring != "none":
@@ -179,9 +181,10 @@ class Totals:
     """Integer sums over chunks: exact, so the summary never depends on chunking. Two
     ``Totals`` of disjoint deal ranges merge with :meth:`merge` (Dask runs)."""
 
-    def __init__(self, players: int, features: tuple = ()):
+    def __init__(self, players: int, features: tuple = (), max_redeals: int = 0):
         self.players = players
         self.features = tuple(features)
+        self.max_redeals = max_redeals      # 0: void only after MAX_REDEALS_CAP redeals
         self.n = self.void = self.wins = self.mult = self.bombs = self.rockets = 0
         self.spring = self.anti = self.plays = self.redeals = 0
         self.side = [0, 0]          # score units summed over the landlord side / the rest
@@ -234,7 +237,11 @@ class Totals:
         for name in self.features:
             if name == "spring":
                 continue
-            col = f[name]
+            if name.startswith("bombs_"):
+                col = (f["bomb_sizes"] >> (S.BOMB_SIZE_BITS * (int(name[6:]) - 1))) \
+                    & ((1 << S.BOMB_SIZE_BITS) - 1)
+            else:
+                col = f[name]
             self.feature[name][0] += int(col.sum())
             self.feature[name][1] += int((col > 0).sum())
         for b, c in zip(*np.unique(f["bid"][decided], return_counts=True)):
@@ -244,7 +251,7 @@ class Totals:
         """Add another run's totals (of other deals) to these."""
         for k, v in vars(other).items():
             mine = getattr(self, k)
-            if k in ("players", "features"):
+            if k in ("players", "features", "max_redeals"):
                 if mine != v:
                     raise ValueError(f"cannot merge totals of different {k}")
             elif isinstance(v, int):
@@ -269,9 +276,9 @@ class Totals:
 
     @classmethod
     def from_json(cls, d: dict) -> "Totals":
-        t = cls(d["players"], tuple(d["features"]))
+        t = cls(d["players"], tuple(d["features"]), d.get("max_redeals", 0))
         for k, v in d.items():
-            if k not in ("players", "features"):
+            if k not in ("players", "features", "max_redeals"):
                 setattr(t, k, v)
         t.bids = {int(k): v for k, v in d["bids"].items()}
         t.feature = {k: list(v) for k, v in d["feature"].items()}
@@ -301,10 +308,13 @@ class Totals:
         if "spring" in self.features:
             for name, t in (("spring", self.spring), ("anti_spring", self.anti)):
                 features[name] = {"total": t, "per_deal": per(t), "deal_rate": per(t)}
-        warnings = ()
+        warnings = []
         if self.n and not decided:
-            warnings = (f"no deal was played: all {self.n:,} deals were void (nobody took "
-                        f"the landlord), so there are no win rates or scores",)
+            warnings.append(f"no deal was played: all {self.n:,} deals were void (nobody took "
+                            f"the landlord), so there are no win rates or scores")
+        if self.void and self.max_redeals == 0:
+            warnings.append(f"{self.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in "
+                            f"a row: does a policy never take the landlord?")
         return Summary(
             deals=self.n, void=self.void, landlord_wins=self.wins,
             landlord_win_rate=per(self.wins, decided), landlord_win_ci95=wilson(self.wins,
@@ -316,15 +326,4 @@ class Totals:
             rockets=per(self.rockets), spring_rate=per(self.spring),
             anti_spring_rate=per(self.anti), plays=per(self.plays), bids=dict(self.bids),
             redeal_rate=per(self.redeals), void_rate=per(self.void), seats=tuple(seats),
-            sides=sides, features=features, warnings=warnings)
-
-
-def with_redeal_warning(summary: Summary, rules) -> Summary:
-    """``summary`` with a warning when the redeal safety cap voided deals: rules without a
-    redeal limit (``max_redeals=0``) void a deal only after ``MAX_REDEALS_CAP`` redeals in a
-    row, which only a policy that never takes the landlord reaches."""
-    if rules.max_redeals or not summary.void:
-        return summary
-    return dataclasses.replace(summary, warnings=summary.warnings + (
-        f"{summary.void:,} deal(s) void after {S.MAX_REDEALS_CAP} redeals in a row: does a "
-        f"policy never take the landlord?",))
+            sides=sides, features=features, warnings=tuple(warnings))

@@ -44,10 +44,26 @@ def multiplier_dtype(rules: Rules):
     return np.int32 if bits < 31 else np.int64
 
 
+def bomb_sizes(rules: Rules) -> tuple:
+    """The sizes a bomb of kind ``bomb`` can have under these rules (jinling's lone jokers
+    are bombs of one card)."""
+    sizes = set(range(rules.bomb_min, rules.bomb_max + 1)) if rules.bomb_min else set()
+    if rules.joker_bombs == "lone":
+        sizes.add(1)
+    return tuple(sorted(sizes))
+
+
+def bombs_of_size(packed, k: int) -> np.ndarray:
+    """From the packed ``bomb_sizes`` result field: how many bombs of k cards."""
+    return (np.asarray(packed, np.int64) >> (S.BOMB_SIZE_BITS * (k - 1))) \
+        & ((1 << S.BOMB_SIZE_BITS) - 1)
+
+
 def names(rules: Rules) -> list:
     """The table's column names, in order."""
     seats = range(rules.players)
-    return (["deal"] + list(_ORDER[:3]) + [f"team_{s}" for s in seats] + list(_ORDER[3:])
+    return (["deal"] + list(_ORDER[:3]) + [f"team_{s}" for s in seats] + list(_ORDER[3:6])
+            + [f"bombs_{k}" for k in bomb_sizes(rules)] + list(_ORDER[6:])
             + [f"score_{s}" for s in seats])
 
 
@@ -63,6 +79,8 @@ def columns(arrays: dict, rules: Rules) -> dict:
     for name in _ORDER[3:]:
         dtype = multiplier_dtype(rules) if name == "multiplier" else _NARROW.get(name, np.int8)
         out[name] = _narrow(name, arrays[name], dtype)
+    for k in bomb_sizes(rules):
+        out[f"bombs_{k}"] = bombs_of_size(arrays["bomb_sizes"], k).astype(np.int8)
     scores = np.asarray(arrays["scores"], np.float64)
     for s in range(rules.players):
         out[f"score_{s}"] = scores[:, s]
@@ -111,6 +129,10 @@ def per_deal(table: dict, rules: Rules) -> dict:
     out["team"] = team
     for name in _ORDER[3:]:
         out[name] = _ints(name, table[name])
+    packed = np.zeros(len(team), np.int64)
+    for k in bomb_sizes(rules):
+        packed |= np.asarray(table[f"bombs_{k}"]).astype(np.int64) << (S.BOMB_SIZE_BITS * (k - 1))
+    out["bomb_sizes"] = packed
     out["scores"] = np.stack([np.asarray(table[f"score_{s}"], np.float64)
                               for s in range(rules.players)], axis=1)
     out["deal"] = np.asarray(table["deal"]).astype(np.int64)

@@ -26,8 +26,8 @@ from fastdou.kernels.layout import (
 from fastdou.kernels.moves import kind_of, responses
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.state import (
-    G_ACTIONS, G_BID, G_BIDDER, G_BOMBS, G_DEAL, G_DECLINED, G_DOUBLED, G_DOUBLES, G_FIRST,
-    G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
+    BOMB_SIZE_BITS, G_ACTIONS, G_BID, G_BIDDER, G_BOMB_SIZES, G_BOMBS, G_DEAL, G_DECLINED,
+    G_DOUBLED, G_DOUBLES, G_FIRST, G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
     G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS,
     G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS,
     G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT,
@@ -429,6 +429,7 @@ def _play(state, rules, cards, info):
     kind = kind_of(info)
     if kind == BOMB:
         state[G_BOMBS] += 1
+        state[G_BOMB_SIZES] += np.int64(1) << (BOMB_SIZE_BITS * (min(size(cards), 8) - 1))
         state[G_MULT] *= rules[R_BOMB_FACTOR + min(size(cards), 8)]
     elif kind == ROCKET:
         state[G_ROCKETS] += 1

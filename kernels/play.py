@@ -16,8 +16,8 @@ from fastdou.kernels.jit import kernel, parallel_kernel, uncached_kernel
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
-    G_ACTIONS, G_BID, G_BOMBS, G_DOUBLES, G_GRABS, G_LANDLORD, G_MARKED, G_MULT, G_OUT,
-    G_PARTNER, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES,
+    G_ACTIONS, G_BID, G_BOMB_SIZES, G_BOMBS, G_DOUBLES, G_GRABS, G_LANDLORD, G_MARKED, G_MULT,
+    G_OUT, G_PARTNER, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES,
     G_SPRING, G_TEAM, G_TRUMP, G_WINNER, PH_DONE,
 )
 
@@ -32,10 +32,10 @@ _POLICY_KEY = np.uint64(0x5851F42D4C957F2D)
 # The per-deal result columns: state entries copied when a hand ends.
 RESULT_FIELDS = (G_WINNER, G_LANDLORD, G_PARTNER, G_TEAM, G_BID, G_MULT, G_BOMBS, G_ROCKETS,
                  G_SPRING, G_PLAYS, G_ACTIONS, G_REDEALS, G_GRABS, G_DOUBLES, G_REVEALS,
-                 G_OUT, G_MARKED, G_TRUMP)
+                 G_OUT, G_MARKED, G_TRUMP, G_BOMB_SIZES)
 RESULT_NAMES = ("winner", "landlord", "partner", "team", "bid", "multiplier", "bombs",
                 "rockets", "spring", "plays", "actions", "redeals", "grabs", "doubles",
-                "reveals", "out", "marked", "trump")
+                "reveals", "out", "marked", "trump", "bomb_sizes")
 ERROR_NONE = 0
 ERROR_POLICY = 1   # a policy returned an index outside 0..n-1
 

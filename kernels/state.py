@@ -60,4 +60,6 @@ G_KITTY = 32        # packed kitty
 G_HANDS = 33        # G_HANDS + seat: packed hand
 G_SCORES = G_HANDS + MAX_PLAYERS   # G_SCORES + seat: score change in SCORE_UNITs
 G_DOUBLED = G_SCORES + MAX_PLAYERS  # bit mask: players who doubled (doubling phase)
-STATE_SIZE = G_DOUBLED + 1
+G_BOMB_SIZES = G_DOUBLED + 1  # rank bombs by size: size k counted in 7 bits at bit 7 * (k - 1)
+BOMB_SIZE_BITS = 7
+STATE_SIZE = G_BOMB_SIZES + 1

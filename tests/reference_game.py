@@ -219,6 +219,7 @@ class _Hand:
         self.bid = 0
         self.grabs = self.doubles = self.reveals = 0
         self.bombs = self.rockets = 0
+        self.bomb_sizes = []
         self.plays = 0
         self.landlord = -1
         self.partner = -1
@@ -348,6 +349,7 @@ class _Hand:
             side_plays[self.on_landlord_side(seat)] += 1
             if move.kind == Kind.BOMB:
                 self.bombs += 1
+                self.bomb_sizes.append(int(cards.sum()))
                 self.mult *= rules.bomb_factors[min(int(cards.sum()), 8)]
             elif move.kind == Kind.ROCKET:
                 self.rockets += 1
@@ -447,6 +449,7 @@ class _Hand:
             "actions": self.actions, "redeals": self.redeals, "grabs": self.grabs,
             "doubles": self.doubles, "reveals": self.reveals, "out": out,
             "marked": d.marked, "trump": d.trump, "scores": tuple(scores),
+            "bomb_sizes": sum(1 << (7 * (k - 1)) for k in self.bomb_sizes),
             "trace": self.trace, "hands": self.hands, "deal": d,
         }
 

@@ -21,6 +21,7 @@ TOP_KEYS = {"deals", "void", "landlord_wins", "landlord_win_rate", "landlord_win
             "rockets", "spring_rate", "anti_spring_rate", "plays", "bids", "redeal_rate",
             "void_rate", "seats", "sides", "features", "warnings"}
 CASES = [("classic", ["greedy", "random", "random"], {}),
+         ("jinling", "random", {}), ("emperor", "random", {}),
          ("classic", "random", {"doubling": "farmers"}),
          ("two_player", "random", {}), ("five_player", "random", {}),
          ("four_player", ["random", "greedy", "random", "random"], {})]
@@ -75,6 +76,17 @@ def test_seats_sides_and_features_from_the_per_deal_arrays(preset, policies, set
         if present:
             assert s.features[name]["per_deal"] == pytest.approx(f[name].mean())
             assert s.features[name]["deal_rate"] == pytest.approx((f[name] > 0).mean())
+    sizes = [k for k in range(1, 9) if f"bombs_{k}" in s.features]
+    assert sizes == list(fastdou.table.bomb_sizes(r))
+    by_size = {k: (f["bomb_sizes"] >> (7 * (k - 1))) & 127 for k in range(1, 9)}
+    assert sum(by_size.values()).tolist() == f["bombs"].tolist()     # every bomb, one size
+    for k in range(1, 9):
+        if k in sizes:
+            assert s.features[f"bombs_{k}"]["total"] == by_size[k].sum()
+            assert s.features[f"bombs_{k}"]["deal_rate"] == pytest.approx(
+                (by_size[k] > 0).mean())
+        else:
+            assert not by_size[k].any()
     assert ("spring" in s.features) == (r.spring != "none")
     if r.spring != "none":
         assert s.features["spring"]["total"] == (f["spring"] == 1).sum()
@@ -123,6 +135,7 @@ def test_json_keys_are_stable(capsys):
         assert x["score"].keys() == SCORE_KEYS
     assert s["sides"].keys() == {"landlord", "farmers"}
     assert set(s["features"]) == {"doubles", "reveals", "bombs", "rockets", "spring",
-                                  "anti_spring"}
+                                  "anti_spring", "bombs_4", "bombs_5", "bombs_6", "bombs_7",
+                                  "bombs_8"}
     assert fastdou.rules(**{"name": d["rules"]}) == \
         fastdou.table.rules_from_json(d["rules_fields"])
