@@ -8,22 +8,25 @@
 
 from fastdou import cards
 from fastdou.errors import (AmbiguousMoveError, ArgumentError, FastdouError, GameStateError,
-                            IllegalMoveError, InvalidCardsError, PolicyError, RecordError,
-                            RulesError)
+                            IllegalMoveError, InvalidCardsError, PolicyError, PositionError,
+                            RecordError, RulesError)
 from fastdou.game import Game, GameResult
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
 from fastdou.compare import Comparison, compare
+from fastdou.position import Position
 from fastdou.results import load_results
 from fastdou.simulation import SimulationResult, Summary, simulate
+from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
 
 __version__ = "0.1.0"
 __all__ = [
     "AmbiguousMoveError", "ArgumentError", "Comparison", "FastdouError", "Game", "GameResult",
-    "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "Move", "MoveList",
-    "PRESETS", "PROFILES", "PolicyError", "RecordError", "Rules", "RulesError",
-    "SimulationResult", "Summary", "beats", "cards", "classify", "compare", "generate_batch",
-    "legal_moves", "load_results", "rules", "simulate",
+    "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "LimitError", "Move",
+    "MoveList", "PRESETS", "PROFILES", "PolicyError", "Position", "PositionError",
+    "RecordError", "Rules", "RulesError", "SimulationResult", "Solution", "Summary", "beats",
+    "cards", "classify", "compare", "generate_batch", "legal_moves", "load_results",
+    "min_plays", "perft", "perft_divide", "rules", "simulate", "solve",
 ]

@@ -1,5 +1,5 @@
-"""The ``fastdou`` command: ``simulate``, ``compare``, ``plot``, ``moves``, ``rules`` and
-``warmup``.
+"""The ``fastdou`` command: ``simulate``, ``compare``, ``plot``, ``moves``, ``rules``,
+``warmup``, ``solve`` and ``perft``.
 
 Bad arguments print one line, ``fastdou: error: ...``, and exit with status 2.
 """
@@ -241,6 +241,104 @@ def _add_rules_options(p, profile=True):
                         "bomb_factors=1,1,1,1,2,2,2,2,2 (repeatable)")
 
 
+def _position(args):
+    from fastdou.position import Position
+    return Position(args.hands, _rules(args), landlord=args.landlord, partner=args.partner,
+                    to_move=args.to_move, last=args.last, last_player=args.last_player)
+
+
+def _line_text(pos, moves):
+    seat, out = pos.to_move, []
+    for m in moves:
+        out.append(f"{seat}:{m.text()}")
+        seat = (seat + 1) % pos.seats
+    return " ".join(out)
+
+
+def _cmd_solve(args) -> int:
+    from fastdou.solver import solve
+    pos = _position(args)
+    sol = solve(pos, time_limit=args.time_limit, max_nodes=args.max_nodes,
+                threads=args.threads)
+    if args.json:
+        moves = None if sol.winning_moves is None else [m.text() for m in sol.winning_moves]
+        line = None if sol.line is None else [m.text() for m in sol.line]
+        print(json.dumps({"position": str(pos), "landlord_wins": sol.landlord_wins,
+                          "winning_moves": moves, "line": line, "nodes": sol.nodes,
+                          "seconds": sol.seconds}))
+        return 0
+    mover = pos.to_move
+    side = pos.side(mover)
+    print(f"position {pos}")
+    if sol.landlord_wins is None:
+        print(f"no verdict: a limit stopped the search after {sol.nodes:,} nodes "
+              f"({sol.seconds:.2f} s)")
+        return 0
+    winner = "the landlord side wins" if sol.landlord_wins else "the farmers win"
+    print(f"{winner}; seat {mover} ({side}) to "
+          f"{'lead' if pos.is_leading() else 'answer ' + pos.last.text()}")
+    if sol.winning_moves:
+        print("winning moves: " + ", ".join(m.text() for m in sol.winning_moves))
+    else:
+        print(f"seat {mover} has no winning move")
+    if sol.line is not None:
+        print("line (seat:move): " + _line_text(pos, sol.line))
+    print(f"{sol.nodes:,} nodes in {sol.seconds:.3f} s")
+    return 0
+
+
+def _cmd_perft(args) -> int:
+    from fastdou.solver import perft, perft_divide
+    pos = _position(args)
+    if args.divide:
+        counts = perft_divide(pos, args.depth)
+        width = max((len(m.text()) for m in counts), default=0)
+        for m, c in counts.items():
+            print(f"{m.text():<{width}}  {c}")
+        print(f"total {sum(counts.values())}")
+        return 0
+    print(perft(pos, args.depth))
+    return 0
+
+
+def _add_position_args(parser):
+    parser.add_argument("hands", nargs="+", help="one hand per seat, e.g. 3455KK 345522")
+    parser.add_argument("--landlord", type=int, default=0, help="the landlord's seat (0)")
+    parser.add_argument("--partner", type=int, default=None,
+                        help="a seat on the landlord's side (five_player's dark landlord)")
+    parser.add_argument("--to-move", type=int, default=None,
+                        help="the seat to act (default: the landlord)")
+    parser.add_argument("--last", default=None, help="the play to beat, e.g. 333+4")
+    parser.add_argument("--last-player", type=int, default=None, help="who played --last")
+    parser.add_argument("--rules", default="classic", help="preset name (default classic)")
+    parser.add_argument("--profile", default=None, help="kicker profile of classic rules")
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _add_solver_parsers(sub):
+    v = sub.add_parser("solve", help="solve an open-hand position exactly")
+    _add_position_args(v)
+    v.add_argument("--time-limit", type=_positive_float, default=None, help="seconds")
+    v.add_argument("--max-nodes", type=int, default=None)
+    v.add_argument("--threads", type=int, default=1)
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v.set_defaults(run=_cmd_solve)
+    f = sub.add_parser("perft", help="count the action sequences of a given length")
+    _add_position_args(f)
+    f.add_argument("--depth", type=int, required=True)
+    f.add_argument("--divide", action="store_true", help="the count per first action")
+    f.set_defaults(run=_cmd_perft)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from fastdou import __version__
     p = _Parser(prog="fastdou", description="Dou Dizhu move generation and simulation.")
@@ -296,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(run=_cmd_rules)
     w = sub.add_parser("warmup", help="compile and cache every kernel")
     w.set_defaults(run=_cmd_warmup)
+    _add_solver_parsers(sub)
     return p
 
 

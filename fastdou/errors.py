@@ -37,3 +37,8 @@ class GameStateError(FastdouError):
 
 class RecordError(FastdouError):
     """A game record (``Game.loads``) that is not valid JSON of the documented form."""
+
+
+class PositionError(FastdouError):
+    """A position that cannot arise in play: cards beyond the deck, a seat out of range, a
+    move to beat that is not a legal move, or one without the seat that made it."""

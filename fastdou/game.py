@@ -16,7 +16,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
-                            InvalidCardsError, RecordError)
+                            InvalidCardsError, PositionError, RecordError)
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
@@ -161,6 +161,52 @@ class Game:
         if rules.bidding == "marked":
             start["landlords"] = [bright, dark]
         return cls(rules, state, start)
+
+    # ----------------------------------------------------------------- positions
+    @classmethod
+    def from_position(cls, position) -> "Game":
+        """Continue a hand from a :class:`~fastdou.Position` (or its text), in the play
+        phase: the position's seats, landlord side, seat to act and play to beat; base
+        score 1, multiplier 1, no plays yet (spring counts from here). A Position carries
+        no two_player handicap."""
+        from fastdou.position import Position
+        pos = Position.parse(position) if isinstance(position, str) else position
+        if not isinstance(pos, Position):
+            raise PositionError(f"expected a Position or its text, not {short(pos)}")
+        state = E.new_state()
+        E._reset(state, 0, 0)
+        for s, counts in enumerate(pos.hands):
+            state[S.G_HANDS + s] = np.int64(np.uint64(_cards.pack(counts)))
+        state[S.G_PHASE] = S.PH_PLAY
+        state[S.G_PLAYER] = pos.to_move
+        state[S.G_FIRST] = pos.landlord
+        state[S.G_LANDLORD] = pos.landlord
+        state[S.G_PARTNER] = -1 if pos.partner is None else pos.partner
+        state[S.G_TEAM] = pos.team
+        state[S.G_BID] = 1
+        if pos.last is not None:
+            state[S.G_LAST_CARDS] = np.int64(np.uint64(pos.last.packed))
+            state[S.G_LAST_INFO] = pos.last.info
+            state[S.G_LAST_PLAYER] = pos.last_player
+        return cls(pos.rules, state, {"position": str(pos)})
+
+    def position(self):
+        """The current :class:`~fastdou.Position` (play phase only)."""
+        from fastdou.position import Position
+        st = self._state
+        if self.phase != "play":
+            raise PositionError(f"a position is a play-phase state; the game is in its "
+                                f"{self.phase} phase")
+        if self.rules.handicap and st[S.G_GRABS] > 0:
+            raise PositionError("a two_player hand with a grab handicap has no Position "
+                                "form (a Position ends only when a hand is empty)")
+        leading = st[S.G_LAST_INFO] == 0
+        partner = int(st[S.G_PARTNER])
+        return Position([self.hand(s) for s in range(self.rules.players)], self.rules,
+                        landlord=self.landlord, partner=None if partner < 0 else partner,
+                        to_move=self.current_player,
+                        last=None if leading else self.last_move,
+                        last_player=None if leading else int(st[S.G_LAST_PLAYER]))
 
     # ----------------------------------------------------------------- views
     @property
@@ -356,7 +402,13 @@ class Game:
         if not isinstance(start, dict) or not isinstance(actions, list):
             raise RecordError("a record's start is an object and its actions a list")
         try:
-            if "hands" in start:
+            if "position" in start:
+                from fastdou.position import Position
+                if not isinstance(start["position"], str):
+                    raise RecordError(f"a record's position is its text, not "
+                                      f"{short(start['position'])}")
+                game = cls.from_position(Position.parse(start["position"], rules=rules))
+            elif "hands" in start:
                 game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
                                       first=start.get("first", 0), seed=start.get("seed", 0),
                                       landlords=start.get("landlords"))

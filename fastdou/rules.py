@@ -175,6 +175,27 @@ class Rules:
         """Cards the landlord holds after taking the kitty."""
         return self.hand_size + (self.kitty if self.landlord_gets_kitty else 0)
 
+    def seated(self, seats: int) -> "Rules":
+        """These rules for a position of ``seats`` seats (``fastdou.Position``): ``players``
+        set to ``seats``. Where the deal does not fit that many seats, the hand and kitty
+        sizes change so that it does while the largest hand, and so ``max_move``, stays (the
+        kitty then goes to the landlord and names no trump); points scoring (three players
+        only) becomes landlord scoring and two_player's call-and-grab (two players only)
+        plain calling. The patterns of play never change."""
+        if seats == self.players:
+            return self
+        changes = {"players": seats}
+        if seats * self.hand_size + self.kitty > self.deck_size:
+            largest = self.landlord_size
+            hand = (self.deck_size - largest) // (seats - 1)
+            changes.update(hand_size=hand, kitty=largest - hand, landlord_gets_kitty=True,
+                           kitty_trump=False)
+        if self.scoring == "points" and seats != 3:
+            changes.update(scoring="landlord", card_points=())
+        if self.bidding == "call_grab" and seats != 2:
+            changes.update(bidding="call", max_grabs=0, handicap=False)
+        return dataclasses.replace(self, **changes)
+
     def replace(self, **changes) -> "Rules":
         """A validated copy with some fields changed (see :func:`rules` for shorthands)."""
         return dataclasses.replace(self, **_normalise(self, changes))

@@ -5,7 +5,9 @@ import numpy as np
 from fastdou.game import Game
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
+from fastdou.position import Position
 from fastdou.simulation import simulate
+from fastdou.solver import min_plays, perft, perft_divide, solve
 
 
 def warmup() -> None:
@@ -20,3 +22,9 @@ def warmup() -> None:
     game.play(game.legal_actions()[-1])
     game.push(game.legal_actions()[0])
     game.pop()
+    pos = Position(["3455KK", "345522"])
+    solve(pos)
+    solve(pos, threads=2)
+    perft(pos, 3)
+    perft_divide(pos, 2)
+    min_plays("33344455BR")

@@ -39,6 +39,39 @@ Functions:
 * :func:`generate_batch` ``(hands, lasts, rules) -> (moves, offsets)``: responses of many
   hands in parallel (``prange``); :func:`count_batch` counts them;
 * :func:`emit` ``(hand, rules, query(...), out)``: the generator itself, with filters.
+
+Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` array of
+``SEARCH_SIZE`` entries (``S_SEATS``, ``S_TO_MOVE``, ``S_LAST_CARDS``, ``S_LAST_INFO``,
+``S_LAST_PLAYER``, ``S_TEAM`` the landlord side's seat mask, ``S_WINNER``, ``S_HASH``,
+``S_HANDS + seat``); ``fastdou.Position(...).array()`` builds one::
+
+    @njit
+    def wins(pos, rules, undo, ply):             # negamax on win / loss
+        out = K.new_moves(K.count_actions(pos, rules))
+        K.actions(pos, rules, out)               # the pass first unless leading
+        me = K.side_of(pos, pos[K.S_TO_MOVE])
+        for i in range(out.shape[0]):
+            K.make(pos, out[i], undo[ply])
+            won = K.is_terminal(pos) or (wins(pos, rules, undo, ply + 1)
+                                         == (K.side_of(pos, pos[K.S_TO_MOVE]) == me))
+            K.unmake(pos, out[i], undo[ply])
+            if won:
+                return True
+        return False
+
+* :func:`new_position` ``(hands, team, to_move, last, last_player) -> pos``;
+* :func:`actions` ``(pos, rules, out) -> int``: the legal actions, ``[0, 0]`` (pass) first
+  unless leading; :func:`count_actions` counts them; :func:`goes_out` ``(pos, rules,
+  scratch)``: whether the seat to act can play its whole hand now;
+* :func:`make` ``(pos, move, undo)`` plays a move or pass (unchecked) with the trick
+  bookkeeping (the trick resets when the turn returns to the last player), filling
+  ``undo`` (``int64[UNDO_SIZE]``); :func:`unmake` ``(pos, move, undo)`` restores it;
+* :func:`is_terminal`, :func:`winning_side` (``LANDLORD_SIDE`` 0 / ``OTHER_SIDE`` 1, or -1),
+  :func:`side_of` ``(pos, seat)``, :func:`is_leading`, :func:`hand_of`;
+* :func:`position_hash` ``(pos)``: the 64-bit hash (``pos[S_HASH]``, kept by make / unmake);
+  :func:`write_key` ``(pos, out)``: the full key (``key_width(pos)`` words) for tables that
+  must never confuse two positions;
+* :func:`perft` ``(pos, rules, depth)`` and :func:`min_plays` ``(hand, rules)``, compiled.
 """
 
 from fastdou.kernels.batch import count_batch, generate_batch
@@ -48,10 +81,22 @@ from fastdou.kernels.moves import (
     length_of, new_moves, rank_of, readings, responses,
 )
 from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpack, unpack_rows
+from fastdou.kernels.search import (
+    LANDLORD_SIDE, OTHER_SIDE, S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER,
+    S_SEATS, S_TEAM, S_TO_MOVE, S_WINNER, SEARCH_SIZE, UNDO_SIZE, actions, count_actions,
+    goes_out, hand_of, is_leading, is_terminal, key_width, make, new_position,
+    position_hash, side_of, unmake, winning_side, write_key,
+)
+from fastdou.kernels.solver import min_plays, perft
 
 __all__ = [
     "beats", "bomb_power", "contains", "count", "count_batch", "count_leading",
     "count_responses", "emit", "first_invalid", "generate_batch", "is_bomb", "kind_of",
     "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query", "rank_of",
     "readings", "responses", "size", "unpack", "unpack_rows",
+    "LANDLORD_SIDE", "OTHER_SIDE", "S_HANDS", "S_HASH", "S_LAST_CARDS", "S_LAST_INFO",
+    "S_LAST_PLAYER", "S_SEATS", "S_TEAM", "S_TO_MOVE", "S_WINNER", "SEARCH_SIZE", "UNDO_SIZE",
+    "actions", "count_actions", "goes_out", "hand_of", "is_leading", "is_terminal",
+    "key_width", "make", "min_plays", "new_position", "perft", "position_hash", "side_of",
+    "unmake", "winning_side", "write_key",
 ]

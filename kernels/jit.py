@@ -14,3 +14,7 @@ kernel = njit(cache=True)
 uncached_kernel = njit
 parallel_kernel = njit(cache=True, parallel=True)
 leaf = njit(cache=True, _nrt=False)
+# Entry points that run long (the solver): they release the GIL, so that a Python timer
+# thread can ask them to stop (they poll a flag array).
+nogil_kernel = njit(cache=True, nogil=True)
+parallel_nogil_kernel = njit(cache=True, parallel=True, nogil=True)

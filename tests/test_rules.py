@@ -239,3 +239,15 @@ def test_max_move_follows_the_largest_hand():
     assert fastdou.rules("two_landlords", hand_size=25).max_move == 28
     assert fastdou.rules("jinling").max_move == 17          # the kitty stays out of play
     assert fastdou.rules("classic", kitty=0, hand_size=18).max_move == 18
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_seated_rules_keep_every_pattern(name):
+    """Rules.seated(n), the rules of an n-seat position: valid for 2..8 seats, and the
+    generator's fields (patterns, bombs, max_move, the deck) are the preset's."""
+    base = fastdou.rules(name)
+    for seats in range(2, 9):
+        r = base.seated(seats)
+        assert r.players == seats and r.max_move == base.max_move
+        assert (r.array[:L.R_PLAYERS] == base.array[:L.R_PLAYERS]).all()
+        assert r.array[L.R_JOKER_SOLOS] == base.array[L.R_JOKER_SOLOS]

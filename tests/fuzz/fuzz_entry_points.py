@@ -492,3 +492,39 @@ def test_long_inputs_are_cut_in_messages():
     with pytest.raises(fastdou.InvalidCardsError) as info:
         cards.parse("3" * 10_000_000)
     assert len(str(info.value)) < 200
+
+
+# ------------------------------------------------------------------ positions and search
+small_hand = st.text(alphabet="3456789TJQKA2BR", min_size=1, max_size=6)
+
+
+@fuzz
+@given(st.one_of(st.lists(small_hand, min_size=2, max_size=4), st.lists(values, max_size=4),
+                 values), rules_arg,
+       st.one_of(st.integers(-1, 4), values), st.one_of(st.none(), st.integers(-1, 4), values),
+       st.one_of(st.none(), card_text, values), st.one_of(st.none(), st.integers(-1, 4), values))
+def test_positions_and_search(hands, rules, landlord, to_move, last, last_player):
+    pos = legal_or_error(fastdou.Position, hands, rules, landlord=landlord, to_move=to_move,
+                         last=last, last_player=last_player)
+    if pos is None:
+        return
+    assert fastdou.Position.parse(str(pos), rules=pos.rules) == pos
+    sol = legal_or_error(fastdou.solve, pos, max_nodes=3000)
+    if sol is not None and sol.landlord_wins is not None:
+        assert (len(sol.winning_moves) > 0) == (sol.landlord_wins == (pos.side(pos.to_move)
+                                                                      == "landlord"))
+    assert fastdou.perft(pos, 1) == len(fastdou.perft_divide(pos, 1))
+    game = fastdou.Game.from_position(pos)
+    assert game.position() == pos
+
+
+@fuzz
+@given(st.one_of(values, small_hand), rules_arg, values)
+def test_search_arguments(hand, rules, depth):
+    legal_or_error(fastdou.min_plays, hand, rules)
+    pos = fastdou.Position(["3455KK", "345522"])
+    if not (isinstance(depth, int) and depth > 3):
+        legal_or_error(fastdou.perft, pos, depth)
+    legal_or_error(fastdou.solve, pos, max_nodes=depth)
+    legal_or_error(fastdou.solve, pos, time_limit=depth)
+    legal_or_error(fastdou.solve, hand)

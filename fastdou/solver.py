@@ -1,0 +1,231 @@
+"""The exact open-hand solver, perft and min_plays: validating wrappers around
+:mod:`fastdou.kernels.solver`.
+
+``solve`` is exact under perfect information: negamax on win / loss, the landlord side
+against the other seats as one team, with a bounded transposition table that stores full
+keys. It never guesses: when a limit stops it, ``landlord_wins`` is None.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+import threading
+import time
+
+import numba
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou.checks import short, whole
+from fastdou.errors import FastdouError, PositionError
+from fastdou.kernels import search as _search
+from fastdou.kernels import solver as _solver
+from fastdou.kernels.layout import REC_WIDTH
+from fastdou.moves import Move
+from fastdou.position import Position
+from fastdou.rules import as_rules
+
+DEFAULT_TABLE = 1 << 20
+
+
+class LimitError(FastdouError):
+    """A solver limit that is not a positive number."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+    """The result of :func:`solve`.
+
+    ``landlord_wins``: True / False, or None when a limit stopped the search;
+    ``winning_moves``: every first action of the seat to act that keeps its side winning, in
+    generator order (``Move.PASS`` if passing wins; empty when its side loses; None when
+    stopped); ``line``: a principal variation to the end of the game (None when stopped);
+    ``nodes``: positions searched; ``seconds``: wall time; ``table_bytes``: the
+    transposition table's memory."""
+
+    landlord_wins: bool | None
+    winning_moves: tuple | None
+    line: tuple | None
+    nodes: int
+    seconds: float
+    table_bytes: int = 0
+
+
+def as_position(position) -> Position:
+    """A :class:`Position` from a Position, its text, or a Game in its play phase."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.parse(position)
+    from fastdou.game import Game
+    if isinstance(position, Game):
+        return position.position()
+    raise PositionError(f"expected a Position, its text or a Game, not "
+                        f"{type(position).__name__}")
+
+
+_LIMITS = {"max_nodes": 2 ** 62, "threads": 1024, "table_size": 2 ** 27}
+MAX_SECONDS = 1e7                # a time limit of about four months at most
+MAX_DEPTH = 10_000               # longer than any hand: perft stops where the games end
+
+
+def _positive(name, value, kind=int, optional=True):
+    if value is None and optional:
+        return None
+    if kind is int:
+        return whole(name, value, 1, _LIMITS[name], error=LimitError)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) \
+            or not 0 < float(value) <= MAX_SECONDS:
+        raise LimitError(f"{name} must be a number of seconds in (0, {MAX_SECONDS:.0e}], not "
+                         f"{short(value)}")
+    return float(value)
+
+
+def _actions(arr, rules) -> np.ndarray:
+    n = _search.count_actions(arr, rules.array)
+    out = np.zeros((n, REC_WIDTH), np.uint64)
+    _search.actions(arr, rules.array, out)
+    return out
+
+
+_spare = {}                      # (threads, size, width) -> a table not in use
+_spare_lock = threading.Lock()
+
+
+def _take_table(groups, size, width):
+    """A cleared table: the one the last call of this shape used, or a new one (clearing
+    only the values is enough: a zero value marks a free slot)."""
+    with _spare_lock:
+        table = _spare.pop((groups, size, width), None)
+    if table is None:
+        return np.zeros((groups, size, width), np.uint64), np.zeros((groups, size), np.uint8)
+    table[1][:] = 0
+    return table
+
+
+def _give_back(keys, vals):
+    with _spare_lock:
+        _spare.clear()               # keep one table at most
+        _spare[keys.shape] = (keys, vals)
+
+
+class _Timer:
+    """Sets ``flags[:, C_STOP]`` after ``seconds`` (the kernels poll it)."""
+
+    def __init__(self, ctl, seconds):
+        self.timer = None
+        if seconds is not None:
+            self.timer = threading.Timer(seconds, self._stop, args=(ctl,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    @staticmethod
+    def _stop(ctl):
+        ctl[..., _solver.C_STOP] = 1
+
+    def cancel(self):
+        if self.timer is not None:
+            self.timer.cancel()
+
+
+def solve(position, *, max_nodes=None, time_limit=None, threads=1,
+          table_size=DEFAULT_TABLE) -> Solution:
+    """Solve a position (a :class:`Position`, its text, or a :class:`~fastdou.Game` in its
+    play phase) exactly, every hand open.
+
+    ``max_nodes`` / ``time_limit`` (seconds) stop the search (then ``landlord_wins`` is
+    None); ``threads`` > 1 splits the first actions among threads, each with its own table
+    (the answer is the same for any thread count); ``table_size``: transposition-table
+    entries per thread (rounded up to a power of two; the last table is kept for the next
+    call of the same shape, so repeated solves do not pay for fresh memory).
+    """
+    pos = as_position(position)
+    max_nodes = _positive("max_nodes", max_nodes)
+    time_limit = _positive("time_limit", time_limit, kind=float)
+    threads = _positive("threads", threads, optional=False)
+    table_size = _positive("table_size", table_size, optional=False)
+    size = 1 << max(10, int(table_size - 1).bit_length())
+    rules = pos.rules
+    start = time.perf_counter()
+    arr = pos.array()
+    moves = _actions(arr, rules)
+    width = int(_search.key_width(arr))
+    groups = max(1, min(int(threads), len(moves)))
+    results = np.zeros(len(moves), np.int64)
+    ctl = np.zeros((groups, _solver.CTL_SIZE), np.int64)
+    if max_nodes is not None:
+        ctl[:, _solver.C_MAX_NODES] = -(-int(max_nodes) // groups)
+    keys, vals = _take_table(groups, size, width)
+    timer = _Timer(ctl, time_limit)
+    work = _solver.new_work(arr)
+    try:
+        if groups == 1:
+            _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results,
+                               work)
+        else:
+            before = numba.get_num_threads()
+            numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
+            try:
+                _solver.solve_root_parallel(arr, rules.array, moves, keys, vals, ctl,
+                                            results)
+            finally:
+                numba.set_num_threads(before)
+        line = None
+        if (results >= 0).all():
+            out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
+            if max_nodes is not None:
+                ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
+            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
+                                           work)
+            if plies >= 0:
+                line = tuple(Move.from_record(r) for r in out[:plies])
+    finally:
+        timer.cancel()
+        _give_back(keys, vals)
+    nodes = int(ctl[:, _solver.C_NODES].sum())
+    seconds = time.perf_counter() - start
+    table_bytes = int(keys.nbytes + vals.nbytes)
+    if (results < 0).any():
+        return Solution(None, None, None, nodes, seconds, table_bytes)
+    winning = tuple(Move.from_record(m) for m, r in zip(moves, results) if r == 1)
+    mover_is_landlord = pos.side(pos.to_move) == "landlord"
+    return Solution(bool(winning) == mover_is_landlord, winning, line, nodes, seconds,
+                    table_bytes)
+
+
+def _depth(depth):
+    return whole("depth", depth, 0, MAX_DEPTH, error=LimitError)
+
+
+def perft(position, depth) -> int:
+    """The number of action sequences of length ``depth`` from ``position``: an action is a
+    legal (cards, reading) move or, when not leading, the pass; a move that empties a hand
+    ends the game (it counts at depth 1 and has no successors)."""
+    pos = as_position(position)
+    depth = _depth(depth)
+    if depth == 0:
+        return 1
+    return int(_solver.perft(pos.array(), pos.rules.array, depth))
+
+
+def perft_divide(position, depth) -> dict:
+    """perft per first action: ``{Move: count}`` in generator order (``Move.PASS`` first
+    when passing is legal); the counts sum to ``perft(position, depth)``."""
+    pos = as_position(position)
+    depth = _depth(depth)
+    if depth == 0:
+        raise LimitError("perft_divide needs depth >= 1")
+    arr = pos.array()
+    moves = _actions(arr, pos.rules)
+    out = np.zeros(len(moves), np.int64)
+    _solver.perft_divide(arr, pos.rules.array, depth, moves, out)
+    return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
+
+
+def min_plays(hand, rules="classic") -> int:
+    """The least number of plays that empty ``hand`` with nobody answering (each play a
+    legal lead): the fewest legal moves the hand splits into. 0 for no cards."""
+    rules = as_rules(rules)
+    counts = _cards.parse(hand, rules)
+    return int(_solver.min_plays(np.uint64(_cards.pack(counts)), rules.array))

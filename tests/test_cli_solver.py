@@ -1,0 +1,72 @@
+"""``fastdou solve`` and ``fastdou perft``: output people read, JSON, bad input (exit 2)."""
+
+import json
+
+import pytest
+
+from fastdou.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_text(capsys):
+    code, out, _ = run(capsys, "solve", "3455KK", "345522")
+    assert code == 0
+    assert "the landlord side wins; seat 0 (landlord) to lead" in out
+    assert "winning moves: 4, 5" in out and "line (seat:move): 0:4" in out
+
+
+def test_solve_json_mid_trick(capsys):
+    code, out, _ = run(capsys, "solve", "3455KK", "34552", "--to-move", "1", "--last", "2",
+                       "--last-player", "0", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["landlord_wins"] is True and data["winning_moves"] == []
+    assert data["position"] == "3455KK/34552 1 0 2 0 classic"
+    assert data["line"][0] == "pass"
+
+
+def test_solve_three_seats_and_rules(capsys):
+    code, out, _ = run(capsys, "solve", "22", "3", "4", "--to-move", "1", "--json")
+    assert json.loads(out)["landlord_wins"] is False
+    code, out, _ = run(capsys, "solve", "BR", "2", "--rules", "classic", "--profile",
+                       "douzero", "--json")
+    assert json.loads(out)["winning_moves"] == ["B", "R", "BR"]    # 2 beats neither joker
+    code, out, _ = run(capsys, "solve", "34", "BR", "--rules", "jinling", "--json")
+    assert json.loads(out)["landlord_wins"] is False    # jinling: each lone joker is a bomb
+
+
+def test_solve_limit(capsys):
+    code, out, _ = run(capsys, "solve", "448999TJJQQAR", "336688TAA22B", "--max-nodes",
+                       "100")
+    assert code == 0 and "no verdict" in out
+
+
+def test_perft(capsys):
+    code, out, _ = run(capsys, "perft", "33345AR", "QK222B", "--depth", "6")
+    assert code == 0 and out.strip() == "2810"
+    code, out, _ = run(capsys, "perft", "33345AR", "QK222B", "--depth", "3", "--divide")
+    lines = out.strip().splitlines()
+    assert lines[-1] == "total 111" and lines[0].split() == ["3", "16"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "3455KK"],                                         # one seat
+    ["solve", "3455KK", "345522", "--last", "34", "--last-player", "1"],
+    ["solve", "3455KK", "345522", "--last", "6"],                # no --last-player
+    ["solve", "3455KK", "345522", "--landlord", "5"],
+    ["solve", "33333", "4"],
+    ["solve", "3", "4", "--rules", "nosuch"],
+    ["solve", "3", "4", "--time-limit", "0"],
+    ["solve", "3", "4", "--max-nodes", "-1"],
+    ["perft", "3", "4", "--depth", "x"],
+    ["perft", "3", "4", "--depth", "-1"],
+    ["perft", "3", "4"],
+])
+def test_bad_input_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("fastdou: error: ") and err.count("\n") == 1
