@@ -23,7 +23,7 @@ from fastdou.kernels.layout import (
     R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
     SPRING_CLASSIC, SPRING_LOSERS_SILENT,
 )
-from fastdou.kernels.moves import kind_of, responses
+from fastdou.kernels.moves import actions_of_play, kind_of
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.state import (
     BOMB_SIZE_BITS, G_ACTIONS, G_BID, G_BIDDER, G_BOMB_SIZES, G_BOMBS, G_DEAL, G_DECLINED,
@@ -267,13 +267,7 @@ def legal_actions(state, rules, out):
     last = np.empty(2, np.uint64)
     last[0] = np.uint64(state[G_LAST_CARDS])
     last[1] = np.uint64(state[G_LAST_INFO])
-    if is_leading(state):
-        return responses(hand, last, rules, out)
-    if out.shape[0] == 0:
-        return 1 + responses(hand, last, rules, out)
-    out[0, 0] = 0
-    out[0, 1] = 0
-    return 1 + responses(hand, last, rules, out[1:])
+    return actions_of_play(hand, last, rules, out)
 
 
 @kernel

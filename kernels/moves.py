@@ -59,6 +59,20 @@ def leading_moves(hand, rules, out):
 
 
 @kernel
+def actions_of_play(hand, last, rules, out):
+    """The actions of a seat holding ``hand`` in play: the pass record ``[0, 0]`` first when
+    there is a ``last`` move to answer, then :func:`responses`. Returns how many there are,
+    writing as many as fit."""
+    if kind_of(last[REC_INFO]) == PASS:
+        return responses(hand, last, rules, out)
+    if out.shape[0] == 0:
+        return 1 + responses(hand, last, rules, out)
+    out[0, 0] = 0
+    out[0, 1] = 0
+    return 1 + responses(hand, last, rules, out[1:])
+
+
+@kernel
 def responses(hand, last, rules, out):
     """Every move of ``hand`` that beats the record ``last`` (pass excluded).
 

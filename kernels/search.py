@@ -23,7 +23,7 @@ import numpy as np
 from fastdou.kernels.deal import mix64
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import REC_CARDS, REC_INFO, REC_WIDTH
-from fastdou.kernels.moves import count_responses, readings, beats, responses
+from fastdou.kernels.moves import actions_of_play, beats, count_responses, readings
 from fastdou.kernels.packing import size
 
 S_SEATS = 0
@@ -203,14 +203,7 @@ def actions(pos, rules, out):
     if pos[S_WINNER] >= 0:
         return 0
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
-    last = _last_view(pos)
-    if last[REC_INFO] == 0:
-        return responses(hand, last, rules, out)
-    if out.shape[0] == 0:
-        return 1 + responses(hand, last, rules, out)
-    out[0, 0] = 0
-    out[0, 1] = 0
-    return 1 + responses(hand, last, rules, out[1:])
+    return actions_of_play(hand, _last_view(pos), rules, out)
 
 
 @kernel

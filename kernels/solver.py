@@ -54,6 +54,15 @@ def new_table(size_pow2, width):
 
 
 @kernel
+def _holds(keys, i, key, width):
+    """Whether slot ``i`` of the table holds ``key`` (all ``width`` words)."""
+    for w in range(width):
+        if keys[i, w] != key[w]:
+            return False
+    return True
+
+
+@kernel
 def _probe(keys, vals, key, width, h):
     """The stored value of ``key`` (1 loss, 2 win for the side to act) or 0.
 
@@ -64,12 +73,7 @@ def _probe(keys, vals, key, width, h):
     for _ in range(PROBES):
         if vals[i] == 0:
             return 0
-        same = True
-        for w in range(width):
-            if keys[i, w] != key[w]:
-                same = False
-                break
-        if same:
+        if _holds(keys, i, key, width):
             return np.int64(vals[i] & 3)
         i = (i + 1) & mask
     return 0
@@ -91,12 +95,7 @@ def _store(keys, vals, key, width, h, value, nodes):
         if vals[i] == 0:
             pick = i
             break
-        same = True
-        for w in range(width):
-            if keys[i, w] != key[w]:
-                same = False
-                break
-        if same:
+        if _holds(keys, i, key, width):
             pick = i
             break
         if (vals[i] >> 2) <= light:
