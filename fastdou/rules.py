@@ -290,10 +290,14 @@ class Rules:
 
 
 # Kicker profiles of the one-deck presets (docs/rules.md §2.2, §5).
+# ``four_two`` applies to presets that have four_two kinds at all.
 PROFILES = {
-    "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent"),
-    "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere"),
-    "douzero": dict(rocket_kickers=True, bomb_wings=True, wing_trio="anywhere"),
+    "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent",
+                     four_two=True),
+    "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere",
+                      four_two=False),
+    "douzero": dict(rocket_kickers=True, bomb_wings=True, wing_trio="anywhere",
+                    four_two=True),
 }
 _NO_FOUR_TWO = frozenset({Kind.FOUR_TWO_SOLO, Kind.FOUR_TWO_PAIR})
 
@@ -415,8 +419,9 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None, **overri
         fields.update(PROFILES[profile], profile=profile)
         preset_kinds = PRESETS[base.name].get("kinds", Rules.kinds) \
             if base.name in PRESETS else base.kinds
-        if _NO_FOUR_TWO & preset_kinds:       # the preset has four_two: the profile decides
-            fields["four_two"] = profile != "openspiel"
+        if not _NO_FOUR_TWO & preset_kinds:   # four_two is the profile's only for presets
+            del fields["four_two"]            # that have it
+
     fields.update(overrides)
     return base.replace(**fields)
 

@@ -212,8 +212,8 @@ class Totals:
         self.mult += int(f["multiplier"][decided].sum())
         self.bombs += int(f["bombs"].sum())
         self.rockets += int(f["rockets"].sum())
-        self.spring += int((f["spring"] == 1).sum())
-        self.anti += int((f["spring"] == 2).sum())
+        self.spring += int((f["spring"] == S.SPRUNG_SPRING).sum())
+        self.anti += int((f["spring"] == S.SPRUNG_ANTI).sum())
         self.plays += int(f["plays"].sum())
         self.redeals += int(f["redeals"].sum())
         players = self.players

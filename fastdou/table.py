@@ -23,7 +23,7 @@ from fastdou.rules import Rules
 
 SCHEMA = 1
 WINNER = ("landlord", "farmers", "void")            # codes 0, 1, 2 (kernels/state.py)
-SPRING = ("none", "spring", "anti_spring")          # codes 0, 1, 2
+SPRING = ("none", "spring", "anti_spring")          # codes S.SPRUNG_NONE, _SPRING, _ANTI
 CATEGORIES = {"winner": WINNER, "spring": SPRING}
 # Fixed-width columns and their dtypes (multiplier: see multiplier_dtype).
 _NARROW = {"landlord": np.int8, "partner": np.int8, "bid": np.int8, "bombs": np.int8,

@@ -27,11 +27,12 @@ from fastdou.kernels.moves import actions_of_play, kind_of
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.state import (
     BOMB_SIZE_BITS, G_ACTIONS, G_BID, G_BIDDER, G_BOMB_SIZES, G_BOMBS, G_DEAL, G_DECLINED,
-    G_DOUBLED, G_DOUBLES, G_FIRST, G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MARKED,
-    G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS,
-    G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING, G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS,
-    G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE, PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT,
-    SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE, SIDE_VOID, STATE_SIZE,
+    G_DOUBLED, G_DOUBLES, G_FIRST, G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS,
+    G_LAST_INFO, G_LAST_PLAYER, G_MARKED, G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES,
+    G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING,
+    G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE,
+    PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE,
+    SIDE_VOID, SPRUNG_ANTI, SPRUNG_NONE, SPRUNG_SPRING, STATE_SIZE,
 )
 
 _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
@@ -458,13 +459,13 @@ def _finish(state, rules, p):
     spring = rules[R_SPRING]
     if spring == SPRING_CLASSIC:
         if landlord_won and state[G_OTHER_PLAYS] == 0:
-            state[G_SPRING] = 1
+            state[G_SPRING] = SPRUNG_SPRING
         elif not landlord_won and state[G_TEAM_PLAYS] == 1:
-            state[G_SPRING] = 2
+            state[G_SPRING] = SPRUNG_ANTI
     elif spring == SPRING_LOSERS_SILENT:
         if (state[G_OTHER_PLAYS] if landlord_won else state[G_TEAM_PLAYS]) == 0:
-            state[G_SPRING] = 1 if landlord_won else 2
-    if state[G_SPRING] > 0:
+            state[G_SPRING] = SPRUNG_SPRING if landlord_won else SPRUNG_ANTI
+    if state[G_SPRING] != SPRUNG_NONE:
         state[G_MULT] *= 2
     stake = state[G_BID] * state[G_MULT] * SCORE_UNIT
     scoring = rules[R_SCORING]

@@ -2,8 +2,9 @@
 
 ``kernel``: every public kernel (cached to disk). ``uncached_kernel``: a kernel that holds
 a first-class function as a constant, which Numba cannot cache. ``leaf``: small helpers that
-take arrays but never allocate; compiled without reference counting, which otherwise costs two atomic
-operations on every call that passes an array (measured: 3x slower move emission).
+take arrays but never allocate; compiled without reference counting, which otherwise costs
+two atomic operations on every call that passes an array (measured: 3x slower move
+emission).
 ``_nrt`` is a private Numba option (the one its own gufunc wrappers use); if a Numba
 release drops it, ``leaf = kernel`` is the drop-in fallback, at that cost in speed.
 """

@@ -29,13 +29,15 @@ ACTIONS_CAPACITY = 1024   # the loops' first action buffer; it doubles when a ha
 
 _POLICY_KEY = np.uint64(0x5851F42D4C957F2D)
 
-# The per-deal result columns: state entries copied when a hand ends.
-RESULT_FIELDS = (G_WINNER, G_LANDLORD, G_PARTNER, G_TEAM, G_BID, G_MULT, G_BOMBS, G_ROCKETS,
-                 G_SPRING, G_PLAYS, G_ACTIONS, G_REDEALS, G_GRABS, G_DOUBLES, G_REVEALS,
-                 G_OUT, G_MARKED, G_TRUMP, G_BOMB_SIZES)
-RESULT_NAMES = ("winner", "landlord", "partner", "team", "bid", "multiplier", "bombs",
-                "rockets", "spring", "plays", "actions", "redeals", "grabs", "doubles",
-                "reveals", "out", "marked", "trump", "bomb_sizes")
+# The per-deal result columns: (name, state entry copied when a hand ends), in order.
+RESULT = (("winner", G_WINNER), ("landlord", G_LANDLORD), ("partner", G_PARTNER),
+          ("team", G_TEAM), ("bid", G_BID), ("multiplier", G_MULT), ("bombs", G_BOMBS),
+          ("rockets", G_ROCKETS), ("spring", G_SPRING), ("plays", G_PLAYS),
+          ("actions", G_ACTIONS), ("redeals", G_REDEALS), ("grabs", G_GRABS),
+          ("doubles", G_DOUBLES), ("reveals", G_REVEALS), ("out", G_OUT),
+          ("marked", G_MARKED), ("trump", G_TRUMP), ("bomb_sizes", G_BOMB_SIZES))
+RESULT_NAMES = tuple(name for name, _ in RESULT)
+RESULT_FIELDS = tuple(field for _, field in RESULT)
 ERROR_NONE = 0
 ERROR_POLICY = 1   # a policy returned an index outside 0..n-1
 

@@ -13,6 +13,11 @@ PH_DOUBLE = 2     # doubling (depends on R_DOUBLING)
 PH_PLAY = 3
 PH_DONE = 4
 
+# What G_SPRING records when a hand ends.
+SPRUNG_NONE = 0
+SPRUNG_SPRING = 1   # the landlord side won and the others never played (a spring)
+SPRUNG_ANTI = 2     # the others won and the landlord side played only its first lead
+
 # Sides of the result.
 SIDE_LANDLORD = 0
 SIDE_FARMERS = 1
@@ -40,7 +45,7 @@ G_BOMBS = 12        # rank bombs played (jinling: trio and lone-joker bombs too)
 G_ROCKETS = 13      # joker bombs played
 G_DOUBLES = 14      # doubles and redoubles made
 G_REVEALS = 15
-G_SPRING = 16       # 1 spring, 2 anti-spring / losers silent, 0 neither
+G_SPRING = 16       # SPRUNG_* of the finished hand
 G_LAST_CARDS = 17   # the move to beat (0 and PASS info when leading)
 G_LAST_INFO = 18
 G_LAST_PLAYER = 19  # who made it (-1: nobody yet)
