@@ -69,19 +69,15 @@ def _field_text(value):
     return str(value)
 
 
-def _rules_json(r) -> dict:
-    return {f.name: sorted(k.name.lower() for k in v) if isinstance(v, frozenset) else v
-            for f in dataclasses.fields(r) for v in [getattr(r, f.name)]}
-
-
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
+    from fastdou.table import rules_to_json
     if args.name is None:
         if args.profile is not None or args.set:
             raise _UsageError("--profile and --set need a preset name: fastdou rules classic "
                               "--set ...")
         if args.json:
-            print(json.dumps({name: _rules_json(rules(name)) for name in PRESETS}))
+            print(json.dumps({name: rules_to_json(rules(name)) for name in PRESETS}))
             return 0
         for name in PRESETS:
             r = rules(name)
@@ -91,7 +87,7 @@ def _cmd_rules(args) -> int:
     from fastdou.overrides import house_rules
     r = house_rules(args.name, profile=args.profile, sets=args.set)
     if args.json:
-        print(json.dumps(_rules_json(r)))
+        print(json.dumps(rules_to_json(r)))
         return 0
     fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
     width = max(len(k) for k in fields)

@@ -20,6 +20,7 @@ from fastdou.errors import (ArgumentError, FastdouError, GameStateError, Illegal
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
+from fastdou.kernels.packing import contains
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
@@ -55,14 +56,10 @@ def _record_base(name: str, profile: str) -> Rules:
 
 def _json_rules(r: Rules) -> dict:
     """The fields of ``r`` that differ from its preset (plus name and profile)."""
-    base = _record_base(r.name, r.profile)
-    out = {"name": r.name, "profile": r.profile}
-    for f in dataclasses.fields(r):
-        v, b = getattr(r, f.name), getattr(base, f.name)
-        if v != b:
-            out[f.name] = sorted(k.name.lower() for k in v) if isinstance(v, frozenset) \
-                else list(v) if isinstance(v, tuple) else v
-    return out
+    from fastdou.table import rules_to_json
+    base = rules_to_json(_record_base(r.name, r.profile))
+    return {k: v for k, v in rules_to_json(r).items()
+            if v != base[k] or k in ("name", "profile")}
 
 
 def _rules_from_json(d) -> Rules:
@@ -309,8 +306,8 @@ class Game:
             raise GameStateError("the hand is over")
         record = _record if _record is not None else self._record_of(action)
         if self.phase == "play":        # the one check push keeps: no card is played twice
-            held = int(self._state[S.G_HANDS + self.current_player])
-            if (_cards.unpack(int(record[0])) > _cards.unpack(held)).any():
+            held = np.uint64(self._state[S.G_HANDS + self.current_player])
+            if not contains(held, record[0]):
                 raise IllegalMoveError(f"seat {self.current_player} does not hold "
                                        f"{Move.from_record(record).text()}")
         self._stack.append((self._state.copy(), action))

@@ -254,7 +254,7 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
             _run(simulate_range, user, rules.array, seed, first + done, codes, res, scores,
-                 errors, user or P.no_user_policy)
+                 errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "
@@ -283,13 +283,14 @@ def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
 
 
 def _run(simulate_range, user, *args):
-    """Run a compiled simulation chunk; an exception raised by a user policy inside it
-    (Numba reports it as a SystemError) becomes a PolicyError."""
+    """Run a compiled simulation chunk, ``user`` (or the placeholder) as its policy; an
+    exception a user policy raises inside it (Numba reports a SystemError) becomes a
+    PolicyError."""
     if user is None:
-        simulate_range(*args)
+        simulate_range(*args, P.no_user_policy)
         return
     try:
-        simulate_range(*args)
+        simulate_range(*args, user)
     except Exception as e:
         cause = e.__cause__ or e.__context__ or e
         raise PolicyError(f"policy {user.__name__} raised {type(cause).__name__}: "
