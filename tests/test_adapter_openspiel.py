@@ -97,3 +97,28 @@ def test_moves_openspiel_does_not_number(text, kind):
 def test_bad_shape():
     with pytest.raises(IllegalMoveError, match="shape"):
         openspiel_ids(np.zeros(4, np.uint64))
+
+
+@pytest.fixture(scope="module")
+def os_table():
+    return fastdou.action_table(OS_RULES)
+
+
+def test_table_actions_are_pyspiels(os_table, os_strings):
+    assert os_table.size == len(os_strings) and os_table.pass_id == OPENSPIEL_PASS
+    assert os_table.n_plays == 26053
+    for i, text in enumerate(os_strings):
+        action = os_table.action(i)
+        if text == "Pass":
+            assert action == fastdou.Move.PASS
+        elif text.startswith("Bid "):
+            assert action == "bid_" + text[4:]
+        else:
+            assert action == os_move(text), (i, text, action)
+
+
+def test_table_ids_round_trip(os_table):
+    for i in range(os_table.size):
+        assert os_table.id(os_table.action(i)) == i
+    records = os_table.id_records[PLAY_BASE:]
+    assert np.array_equal(os_table.ids(records), np.arange(PLAY_BASE, os_table.size))
