@@ -86,7 +86,8 @@ def test_ambiguous_cards_one_id_per_reading(os_strings):
         "333444555-666", "333444555666", "444555666-333"]
 
 
-@pytest.mark.parametrize("text, kind", [("33334455", "FOUR_TWO_PAIR"), ("333444555666+7777", None), ("333444+BR", None)])
+@pytest.mark.parametrize("text, kind", [("33334455", "FOUR_TWO_PAIR"),
+                                        ("333444555666+7777", None), ("333444+BR", None)])
 def test_moves_openspiel_does_not_number(text, kind):
     rules = fastdou.rules("classic", profile="douzero")
     move = fastdou.Move.parse(text, rules, kind=kind)
@@ -201,7 +202,8 @@ def test_deal_by_chance():
     state = pyspiel.load_game("python_fastdou_two_player").new_initial_state()
     rules = _rules_of("python_fastdou_two_player")
     outcomes = dict(state.chance_outcomes())
-    assert outcomes == {r: rules.deck[r] / rules.deck.sum() for r in range(15) if rules.deck[r]}
+    total = rules.deck.sum()
+    assert outcomes == {r: rules.deck[r] / total for r in range(15) if rules.deck[r]}
     order = np.repeat(np.arange(15), rules.deck)[::-1]     # deal the highest cards first
     for r in order[:37]:
         state.apply_action(int(r))
@@ -210,7 +212,8 @@ def test_deal_by_chance():
     g = state.fastdou_game
     assert g.current_player == 1
     for seat, dealt in enumerate((order[:17], order[17:34])):
-        assert np.array_equal(g.perfect_information_hand(seat), np.bincount(dealt, minlength=15))
+        assert np.array_equal(g.perfect_information_hand(seat),
+                              np.bincount(dealt, minlength=15))
     kitty = fastdou.cards.unpack(int(g.state[fastdou.kernels.state.G_KITTY]))
     assert np.array_equal(kitty, np.bincount(order[34:37], minlength=15))
 
@@ -328,7 +331,8 @@ def _replay(os_game, fd_game, table, rng, seen):
         return
     assert fd_state.is_terminal()
     assert fd_state.returns() == os_state.returns()
-    seen.add("multiplier %d" % (abs(os_state.returns()[1]) // fd_state.fastdou_game.result().bid))
+    bid = fd_state.fastdou_game.result().bid
+    seen.add("multiplier %d" % (abs(os_state.returns()[1]) // bid))
 
 
 def test_replay_against_dou_dizhu(os_game):

@@ -13,7 +13,7 @@ never dealt. Then one more node names who opens: the first bidder, uniform over 
 seat); or, with marked-card rules (five_player), two nodes: the marked card, id
 ``seat * 15 + rank``, uniform over the non-joker cards in hands (its holder is the bright
 landlord), and where its twin lies, id = the seat holding it, or ``players`` for the kitty
-(the bright landlord is then a lone landlord). That is the distribution fastdou's own dealer
+(the bright landlord is then a lone landlord; fastdou's dealer deals no cards aside here). That is the distribution fastdou's own dealer
 draws from. When nobody takes the landlord the hand is redealt (fastdou's rule) and the
 state returns to chance for a fresh deal; after ``max_redeals`` deals (or the engine's cap
 when the preset sets none) the hand is void and every return is 0.
@@ -34,6 +34,20 @@ Observations: ``observation_tensor`` is ``Game.encode(seat)`` (fastdou's per-sea
 as float32), zeros while cards are being dealt; ``observation_string`` writes the same view
 as text. No information-state tensor or string is provided (nor does OpenSpiel's own
 dou_dizhu).
+
+Limits: a hand starts with :meth:`Game.from_hands`, which takes five_player's landlords but
+not the marked card, so a dark landlord is known only once it reveals (not when it plays a
+card of the marked rank), and jinling's trump suit (a record-only field) stays unset.
+
+``python_fastdou_classic_openspiel`` against OpenSpiel's ``dou_dizhu`` (open_spiel 2.0.2,
+``tests/test_adapter_openspiel.py`` replays deals through both): the same player ids, legal
+ids and returns (base = the bid, x2 per bomb and rocket, x2 for spring or anti-spring,
+landlord +-2 stakes, farmers -+1), except where OpenSpiel's game departs from the rules
+(docs/rules.md): it lets a bomb answer the rocket; it offers no solo, pair or trio chain
+starting at a rank the player holds four of; and when all three pass it ends the hand at 0
+where fastdou redeals. Its chance ids differ: OpenSpiel draws the face-up card's position
+(``0..50``; its holder, seat ``position % 3``, bids first) and then deals card ``c`` (id
+``51 + c``, rank ``c % 13``, jokers 52 and 53) to seats 0, 1, 2 in turn.
 """
 
 from __future__ import annotations
@@ -350,7 +364,8 @@ class FastdouState(pyspiel.State):
         if self._stage == _MARKED:
             seat, rank = divmod(action, N_RANKS)
             return f"marked card: a {_TOKENS[rank]} of seat {seat}"
-        return "twin: " + (f"seat {action}" if action < self._rules.players else "not in a hand")
+        return "twin: " + (f"seat {action}" if action < self._rules.players
+                           else "not in a hand")
 
     def __str__(self):
         if self._stage in (_DEALING, _OPENING, _MARKED, _TWIN):
