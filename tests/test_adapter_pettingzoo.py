@@ -74,7 +74,8 @@ def test_state_space():
 # ----------------------------------------------------------------------- the replay check
 def _plane(counts, rules):
     """A card plane (the encoding's): deck[r] entries for rank r, the first counts[r] set."""
-    return np.concatenate([np.arange(d) < c for c, d in zip(counts, rules.deck)]).astype(np.int8)
+    rows = [np.arange(d) < c for c, d in zip(counts, rules.deck)]
+    return np.concatenate(rows).astype(np.int8)
 
 
 def _hand_of(encoding, rules):
@@ -147,6 +148,8 @@ def _play_episode(env, rules, start, seed, rng, *, options=None):
     assert stream == seed
     replay = Game.new(rules, seed=seed, deal=deal, start=start)
     ids, totals = [], dict.fromkeys(env.possible_agents, 0.0)
+    with pytest.raises(fastdou.GameStateError):
+        replay.scores
     _check_against(env, replay, env.possible_agents)
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
@@ -164,6 +167,7 @@ def _play_episode(env, rules, start, seed, rng, *, options=None):
         if replay.is_terminal():
             assert all(env.terminations.values())
             scores = replay.result().scores
+            assert replay.scores == scores
             assert [env.rewards[a] for a in env.possible_agents] == list(scores)
     assert env.agents == []
     got = np.array([totals[a] for a in env.possible_agents])
@@ -206,6 +210,9 @@ def test_seeds_and_deals():
     fresh = fpz.env("classic")
     fresh.reset()                                 # no seed ever: a random stream
     assert fresh.unwrapped.deal[1] == 0 and 0 <= fresh.unwrapped.deal[0] < 2 ** 63
+    other = fpz.env("classic")
+    other.reset()
+    assert other.unwrapped.deal[0] != fresh.unwrapped.deal[0]
 
 
 def test_episode_with_options_deal():

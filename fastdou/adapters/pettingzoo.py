@@ -17,7 +17,7 @@ registration).
   :class:`fastdou.IllegalMoveError` naming the agent and the id, and leaves the hand as it
   was (the mask says what is legal; PettingZoo's ``TerminateIllegalWrapper`` may be put
   around ``raw_env`` for its end-the-game convention instead).
-* Rewards only when the hand ends: each seat's score change, ``Game.result().scores`` (zero
+* Rewards only when the hand ends: each seat's score change, ``Game.scores`` (zero
   sum; 0 for everyone in a void hand). Terminations: every agent when the hand ends.
   Truncations: never (every hand ends; there is no ``max_cycles``).
 * ``reset(seed=s)`` plays deal 0 of fastdou's deal stream ``s`` (``Game.new(rules, seed=s,
@@ -150,7 +150,7 @@ class FastdouAECEnv(AECEnv):
             raise IllegalMoveError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
         if game.is_terminal():
-            scores = game.result().scores
+            scores = game.scores
             for a in self.agents:
                 self.rewards[a] = float(scores[self._seat_of[a]])
                 self.terminations[a] = True
