@@ -187,6 +187,45 @@ def test_steps_match_a_replayed_game(rules, start):
         _play_episode(env, rules, start, seed, rng)
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rewards_follow_the_scoring(preset):
+    """30 random hands: the rewards are the scores §4.6 gives, for both sides winning."""
+    env = fpz.raw_env(preset)
+    rng = np.random.default_rng(3)
+    winners = set()
+    env.reset(seed=21)
+    for h in range(30):
+        if h:
+            env.reset()
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            agent = env.agent_selection
+            totals[agent] += env.last(observe=False)[1]
+            if env.terminations[agent]:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+        game = env.game
+        winners.add(game.result().winner)
+        np.testing.assert_allclose([totals[a] for a in env.possible_agents],
+                                   _expected_scores(game), atol=1e-9)
+    assert {"landlord", "farmers"} <= winners
+
+
+def test_void_hand_ends_with_zero_rewards():
+    """four_player is void after three deals without a bid: everyone terminates with 0."""
+    env = fpz.env("four_player")
+    env.reset(seed=0)
+    pass_id = fastdou.action_table("four_player").pass_id
+    steps = 0
+    while not any(env.terminations.values()):
+        env.step(pass_id)
+        steps += 1
+    assert steps == 12 and env.unwrapped.game.result().winner == "void"
+    assert env.rewards == dict.fromkeys(env.possible_agents, 0.0)
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+
+
 def test_seeds_and_deals():
     env = fpz.env("classic")
     rules = fastdou.rules("classic")
