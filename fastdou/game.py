@@ -307,6 +307,15 @@ class Game:
     def is_terminal(self) -> bool:
         return self._state[S.G_PHASE] == S.PH_DONE
 
+    @property
+    def scores(self) -> tuple:
+        """Every seat's score change once the hand is over (``result().scores`` without
+        building the rest of the result)."""
+        if not self.is_terminal():
+            raise GameStateError("the hand is not over")
+        return tuple(float(self._state[S.G_SCORES + s]) / S.SCORE_UNIT
+                     for s in range(self.rules.players))
+
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
         out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
@@ -517,16 +526,14 @@ class Game:
 
     # ----------------------------------------------------------------- result and record
     def result(self) -> GameResult:
-        if not self.is_terminal():
-            raise GameStateError("the hand is not over")
+        scores = self.scores
         st = self._state
-        n = self.rules.players
         spring = int(st[S.G_SPRING])
         history = [(seat, phase, action.text() if isinstance(action, Move) else action)
                    for seat, phase, action in self.history]
         return GameResult(
             winner=SIDES[int(st[S.G_WINNER])],
-            scores=tuple(float(st[S.G_SCORES + s]) / S.SCORE_UNIT for s in range(n)),
+            scores=scores,
             multiplier=int(st[S.G_MULT]),
             causes={"bombs": int(st[S.G_BOMBS]), "rockets": int(st[S.G_ROCKETS]),
                     "spring": spring == S.SPRUNG_SPRING,
