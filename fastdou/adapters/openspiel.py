@@ -35,9 +35,9 @@ as float32), zeros while cards are being dealt; ``observation_string`` writes th
 as text. No information-state tensor or string is provided (nor does OpenSpiel's own
 dou_dizhu).
 
-Limits: a hand starts with :meth:`Game.from_hands`, which takes five_player's landlords but
-not the marked card, so a dark landlord is known only once it reveals (not when it plays a
-card of the marked rank), and jinling's trump suit (a record-only field) stays unset.
+Limits: chance deals ranks, not suits, so jinling's trump suit (a record-only field that
+play never reads) stays unset; five_player's marked card is passed on by rank
+(``Game.from_hands(marked=...)``), which is all the dark landlord's reveal reads.
 
 ``python_fastdou_classic_openspiel`` against OpenSpiel's ``dou_dizhu`` (open_spiel 2.0.2,
 ``tests/test_adapter_openspiel.py`` replays deals through both): the same player ids, legal
@@ -332,8 +332,9 @@ class FastdouState(pyspiel.State):
         r = self._rules
         hands = [self._dealt[s].astype(np.uint8) for s in range(r.players)]
         kitty = self._dealt[r.players].astype(np.uint8)
+        marked = None if landlords is None else _TOKENS[self._marked[1]]
         self._held.game = Game.from_hands(hands, r, kitty=kitty, first=first,
-                                          landlords=landlords)
+                                          landlords=landlords, marked=marked)
         self._stage = _PLAYING
 
     def _play(self, action_id):
