@@ -47,7 +47,8 @@ def _check_cell(res, engine) -> str:
         if c["engine"] != engine:
             continue
         known = "; ".join(f"{k} {n:,}" for k, n in c["known"].items())
-        cells.append(f"{c['work']}s {c['equal']:,}/{c['positions']:,} equal"
+        work = {"lead": "leads", "respond": "responses"}[c["work"]]
+        cells.append(f"{work} {c['equal']:,}/{c['positions']:,} equal"
                      + (f" ({known})" if known else "")
                      + (f", {c['unexplained']:,} UNEXPLAINED" if c["unexplained"] else ""))
     return "; ".join(cells) or "not checked"
@@ -85,7 +86,8 @@ def render(res: dict) -> str:
     lines.append(f"| moves per lead; per response | {_moves(res, 'lead')}; "
                  f"{_moves(res, 'respond')} | | | |")
     two = g.get("fastdou_random_2_threads")
-    threads = (f"; {_rate(two['games_per_s'])} on 2 threads ({g['threads_ratio']:.2f}x)"
+    threads = (f"; {_rate(two['games_per_s'])} on 2 threads ({g['threads_ratio']:.2f}x; "
+               f"an arithmetic loop {g['spin_threads_ratio']:.2f}x in the same run)"
                if two else "")
     lines.append(
         f"| random self-play, games/s (fastdou and OpenSpiel with bidding; DouZero and RLCard "
