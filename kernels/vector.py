@@ -24,7 +24,7 @@ from numba import prange, types
 from fastdou.kernels.action_ids import (BAD_ID, HAND_OVER, NOT_HELD, OK, RESERVED, SEL_PASS,
                                         WRONG_PHASE, action_id, legal_ids)
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
-from fastdou.kernels.jit import kernel, parallel_kernel
+from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.packing import contains
 from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, policy_stream
@@ -45,7 +45,7 @@ ERROR_POLICY = 1      # a compiled policy returned an index outside 0..n-1
 _I64 = types.int64
 _RO = dict(readonly=True)
 _RULES = types.Array(_I64, 1, "C", readonly=True)
-ENCODE_SIGNATURE = types.none(types.Array(_I64, 1, "C"), _RULES, _I64,
+ENCODE_SIGNATURE = types.none(types.Array(_I64, 1, "C"), types.Array(_I64, 1, "C"), _I64,
                               types.Array(types.int8, 1, "C"))
 ENCODE_TYPE = types.FunctionType(ENCODE_SIGNATURE)
 
@@ -91,13 +91,37 @@ def _opponents(state, rules, codes, rng, buf, user):
 
 
 @kernel
-def _settle(i, states, rules, keys, key_ids, selection, seed, start_play, codes, games,
+def _scratch(states, obs, pool, rules, codes):
+    """One work item's buffers: a state, an observation row, legal ids, action records, and
+    its own copies of the rules and seat codes."""
+    return (np.empty(states.shape[1], np.int64), np.empty(obs.shape[1], np.int8),
+            np.empty(pool.shape[1], np.int64),
+            np.empty((max(ACTIONS_CAPACITY, pool.shape[1]), REC_WIDTH), np.uint64),
+            rules.copy(), codes.copy())
+
+
+@leaf
+def _put_row(dst, i, src):
+    """``dst[i, :] = src`` element by element (no view of the shared array is made, so
+    threads never touch its reference count)."""
+    for j in range(src.shape[0]):
+        dst[i, j] = src[j]
+
+
+@leaf
+def _get_row(src, i, dst):
+    for j in range(dst.shape[0]):
+        dst[j] = src[i, j]
+
+
+@kernel
+def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, games,
             rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
-            pool, counts, errors, buf, user, encode, acting):
-    """After slot ``i``'s learner acted as seat ``acting`` (-1: a fresh deal): play the
-    policy seats; a hand that ends is recorded (once) and the slot's next game dealt; then
-    the observation and legal ids of the learner seat to act. Returns the action buffer."""
-    state = states[i]
+            pool, counts, errors, buf, row, ids, user, encode, acting):
+    """After slot ``i``'s learner acted as seat ``acting`` (-1: a fresh deal) in ``state``
+    (the slot's game, copied out): play the policy seats; a hand that ends is recorded
+    (once) and the slot's next game dealt; then the observation and legal ids of the
+    learner seat to act. Returns the action buffer (grown if a position needed more)."""
     rng = rngs[i]
     if acting >= 0:
         terminated[i] = False
@@ -113,7 +137,8 @@ def _settle(i, states, rules, keys, key_ids, selection, seed, start_play, codes,
             break
         if acting >= 0 and not terminated[i]:
             terminated[i] = True
-            encode(state, rules, acting, final_obs[i])
+            encode(state, rules, acting, row)
+            _put_row(final_obs, i, row)
             for s in range(final_scores.shape[1]):
                 final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
             rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
@@ -123,8 +148,12 @@ def _settle(i, states, rules, keys, key_ids, selection, seed, start_play, codes,
     rngs[i] = rng
     seat = state[G_PLAYER]
     seats[i] = seat
-    encode(state, rules, seat, obs[i])
-    counts[i] = legal_ids(state, rules, keys, key_ids, selection, buf, pool[i])
+    encode(state, rules, seat, row)
+    _put_row(obs, i, row)
+    n = legal_ids(state, rules, keys, key_ids, selection, buf, ids)
+    for j in range(min(n, ids.shape[0])):
+        pool[i, j] = ids[j]
+    counts[i] = n
     return buf
 
 
@@ -135,14 +164,15 @@ def reset_batch(states, rules, keys, key_ids, selection, seed, start_play, codes
     """Deal every slot's game ``games[i]`` and play it up to a learner seat's turn."""
     n = states.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        buf = np.empty((ACTIONS_CAPACITY, REC_WIDTH), np.uint64)
+        state, row, ids, buf, rules_, codes_ = _scratch(states, obs, pool, rules, codes)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             errors[i] = 0
-            rngs[i] = _begin(states[i], rules, seed, i, games[i], start_play)
-            buf = _settle(i, states, rules, keys, key_ids, selection, seed, start_play,
-                          codes, games, rngs, seats, obs, final_obs, rewards, terminated,
-                          final_scores, final_deals, pool, counts, errors, buf, user, encode,
-                          -1)
+            rngs[i] = _begin(state, rules_, seed, i, games[i], start_play)
+            buf = _settle(i, state, rules_, keys, key_ids, selection, seed, start_play,
+                          codes_, games, rngs, seats, obs, final_obs, rewards, terminated,
+                          final_scores, final_deals, pool, counts, errors, buf, row, ids,
+                          user, encode, -1)
+            _put_row(states, i, state)
 
 
 @parallel_kernel
@@ -150,18 +180,23 @@ def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_
                actions, games, rngs, seats, obs, final_obs, rewards, terminated,
                final_scores, final_deals, pool, counts, errors, user, encode):
     """Apply ``actions[i]`` (checked before, by :func:`check_batch`) in every game, then
-    :func:`_settle` it (policy seats, autoreset, observation, legal ids)."""
+    :func:`_settle` it (policy seats, autoreset, observation, legal ids). Each work item
+    copies its games' states in and out, so threads share no reference counts."""
     n = states.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        buf = np.empty((ACTIONS_CAPACITY, REC_WIDTH), np.uint64)
+        state, row, ids, buf, rules_, codes_ = _scratch(states, obs, pool, rules, codes)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             errors[i] = 0
+            _get_row(states, i, state)
             acting = seats[i]
-            apply(states[i], rules, id_records[actions[i]])
-            buf = _settle(i, states, rules, keys, key_ids, selection, seed, start_play,
-                          codes, games, rngs, seats, obs, final_obs, rewards, terminated,
-                          final_scores, final_deals, pool, counts, errors, buf, user, encode,
-                          acting)
+            buf[0, 0] = id_records[actions[i], 0]
+            buf[0, 1] = id_records[actions[i], 1]
+            apply(state, rules_, buf[0])
+            buf = _settle(i, state, rules_, keys, key_ids, selection, seed, start_play,
+                          codes_, games, rngs, seats, obs, final_obs, rewards, terminated,
+                          final_scores, final_deals, pool, counts, errors, buf, row, ids,
+                          user, encode, acting)
+            _put_row(states, i, state)
 
 
 @kernel
