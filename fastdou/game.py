@@ -121,6 +121,16 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         begin["landlord"] = seat
 
 
+_WRITABLE_RULES: dict = {}
+
+
+def _writable_rules(rules) -> np.ndarray:
+    """A private writable copy of ``rules.array`` (shared by games; never written)."""
+    if rules not in _WRITABLE_RULES:
+        _WRITABLE_RULES[rules] = np.array(rules.array)
+    return _WRITABLE_RULES[rules]
+
+
 class _ActionId(int):
     """An action pushed by its id (decoded when a record or result is written)."""
 
@@ -135,6 +145,7 @@ class Game:
         self._log = np.empty((_LOG_HINT, S.STATE_SIZE), np.int64)  # row k: the state
         self._actions: list = []     # before action k; the actions, for pop and the record
         self._table = None           # the action table, fetched when ids are first used
+        self._kernel = None          # (rules array, table arrays), writable: see _id_args
         self._ids = None             # scratch for legal ids: (ids, records)
         self._n_ids = -1             # how many of them are the legal ids now (-1: unknown)
 
@@ -406,19 +417,24 @@ class Game:
             self._table = action_table(self.rules)
         return self._table
 
+    def _id_args(self) -> tuple:
+        """``(rules array, keys, key_ids, id_records, selection)`` as writable arrays, which
+        Numba's dispatch takes faster than the read-only public ones; never written."""
+        if self._kernel is None:
+            self._kernel = (_writable_rules(self.rules),) + self.action_table._writable
+        return self._kernel
+
     def legal_action_ids(self) -> np.ndarray:
         """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order."""
         n = self._n_ids
         if n < 0:
-            t = self._table or self.action_table
+            ra, keys, key_ids, _, selection = self._kernel or self._id_args()
             ids, records = self._ids_scratch()
-            n = KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+            n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             if n > len(ids):
                 self._ids = ids, records = (np.empty(n, np.int64),
                                             np.empty((n, REC_WIDTH), np.uint64))
-                KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+                KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             self._n_ids = n
         return self._ids[0][:n].copy()
 
@@ -455,7 +471,7 @@ class Game:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        t = self._table or self.action_table
+        ra, keys, key_ids, id_records, selection = self._kernel or self._id_args()
         if type(action_id) is not int and not isinstance(action_id, np.integer):
             raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
         k = len(self._actions)
@@ -463,8 +479,8 @@ class Game:
             self._log_row()
         ids, records = self._ids or self._ids_scratch()
         a = int(action_id)
-        n = KA.step_id(self._state, self.rules.array, t.keys, t.key_ids, t.id_records,
-                       t.selection, a if 0 <= a < t.size else -1, self._log, k, records, ids)
+        n = KA.step_id(self._state, ra, keys, key_ids, id_records, selection,
+                       a if 0 <= a < len(id_records) else -1, self._log, k, records, ids)
         if n < 0:
             status = -n
             if status == KA.HAND_OVER:
