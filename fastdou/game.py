@@ -121,6 +121,12 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         begin["landlord"] = seat
 
 
+def _is_logged_id(action) -> bool:
+    """Whether a logged action was pushed by its id (``push_id`` logs ``~id``, below 0;
+    ``push`` logs a Move or a phase value of 0 or more)."""
+    return type(action) is int and action < 0
+
+
 _WRITABLE_RULES: dict = {}
 
 
@@ -129,10 +135,6 @@ def _writable_rules(rules) -> np.ndarray:
     if rules not in _WRITABLE_RULES:
         _WRITABLE_RULES[rules] = np.array(rules.array)
     return _WRITABLE_RULES[rules]
-
-
-class _ActionId(int):
-    """An action pushed by its id (decoded when a record or result is written)."""
 
 
 class Game:
@@ -478,7 +480,7 @@ class Game:
         if k == len(self._log):
             self._log_row()
         ids, records = self._ids or self._ids_scratch()
-        a = int(action_id)
+        a = action_id if type(action_id) is int else int(action_id)
         n = KA.step_id(self._state, ra, keys, key_ids, id_records, selection,
                        a if 0 <= a < len(id_records) else -1, self._log, k, records, ids)
         if n < 0:
@@ -487,14 +489,14 @@ class Game:
                 raise GameStateError("the hand is over")
             raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
                 rules=self.rules.name, phase=self.phase, seat=self.current_player))
-        self._actions.append(_ActionId(action_id))
+        self._actions.append(~a)     # an action pushed by id is logged as ~id (< 0)
         self._n_ids = n if n <= len(ids) else -1
 
     def _decoded(self, before, action):
         """A stacked action as :meth:`push` takes it (ids decoded by the table)."""
-        if not isinstance(action, _ActionId):
+        if not _is_logged_id(action):
             return action
-        record = self.action_table.id_records[action]
+        record = self.action_table.id_records[~action]
         if before[S.G_PHASE] == S.PH_PLAY:
             return Move.from_record(record)
         return int(record[0])
@@ -532,7 +534,7 @@ class Game:
         action = self._actions.pop()
         self._state[:] = self._log[len(self._actions)]
         self._n_ids = -1
-        return action
+        return ~action if _is_logged_id(action) else action
 
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))
