@@ -1,0 +1,469 @@
+"""DouZero on fastdou: a drop-in for ``douzero.env.env.Env`` and for the ``GameEnv`` that
+DouZero's evaluation drives, and DouZero's observation computed by compiled code.
+
+>>> from fastdou.adapters.douzero import Env
+>>> env = Env("wp")
+>>> obs = env.reset({"landlord": [3, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 14, 14,
+...                               17, 17, 20, 30],
+...                  "landlord_down": [4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9],
+...                  "landlord_up": [3, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13,
+...                                  17, 17],
+...                  "three_landlord_cards": [14, 20, 30]})
+>>> obs["position"], obs["x_batch"].shape, obs["z_batch"].shape
+('landlord', (1093, 373), (1093, 5, 162))
+>>> obs, reward, done, _ = env.step([20, 30])
+>>> obs["position"], obs["legal_actions"]
+('landlord_down', [[]])
+
+Seats: 0 ``landlord``, 1 ``landlord_down`` (plays after the landlord), 2 ``landlord_up``. The
+game is ``fastdou.Game.from_hands(..., rules("classic", profile="douzero"), start="play",
+landlord=0)``: the landlord holds the kitty and leads, as in DouZero.
+
+* :class:`Env` (``objective`` ``"wp"``, ``"adp"`` or ``"logadp"``): ``reset(card_play_data=
+  None)`` deals like DouZero (``numpy.random.shuffle`` of the same deck list, so one numpy
+  seed gives both the same deal) or takes DouZero's deal dict; ``step(action)`` takes a
+  DouZero card list and returns ``(obs, reward, done, {})`` with DouZero's rewards (from
+  the landlord's side: +-1, +-2**bombs, +-(bombs + 1)); ``infoset`` is readable by DouZero's
+  own ``get_obs``. ``env.game`` is the fastdou ``Game``.
+* :func:`encode` ``(game)`` -> the dict ``get_obs`` returns (``position``, ``x_batch``,
+  ``z_batch``, ``legal_actions``, ``x_no_action``, ``z``), from compiled code
+  (:mod:`fastdou.kernels.douzero_encoding`, whose kernels a user's ``@njit`` code can call).
+* :class:`GameEnv` and :func:`evaluate`: DouZero's evaluation (its agents: ``"random"``,
+  ``"rlcard"``, or a model path when torch is installed) run on fastdou.
+
+Actions. DouZero's actions are card multisets, fastdou's moves are (cards, reading): the
+adapter lists each multiset once, and plays the reading that is legal, preferring the longer
+chain, then the higher rank (so ``333444555666`` leads as a 4-trio chain, as DouZero reads
+it). DouZero's generator lists some multisets twice; the adapter lists them once.
+
+Known differences (RULES.md §2: DouZero's generator bugs are not copied). The adapter's legal
+actions differ from DouZero's env exactly when the move to beat is one of these:
+
+* ``"unread"``: a plane DouZero offers but its own move detector rejects (a plane of 4 or
+  5 trios whose wings hold a trio, or all four cards of a rank): DouZero then lets the next
+  players answer only with bombs, the rocket or a pass; fastdou with a higher plane too.
+* ``"reread"``: a plane of 3 trios with a wing trio next to its chain (``444555666+333``)
+  played to beat a plane: DouZero reads those cards as a 4-trio chain, fastdou as the plane
+  that was played.
+* ``"wing_trio"``: a plane with solo wings (DouZero's type 11) where the move to beat or an
+  answer holds a wing trio: DouZero ranks planes by their highest trio, wings included;
+  fastdou by the chain's top trio.
+
+Everything else (observations, rewards, ``done``) is the same; ``tests/test_adapter_douzero.py``
+replays random games through both and counts those cases.
+
+Infoset fields are DouZero's; lists of cards are sorted except ``played_cards`` (in play order,
+as DouZero keeps them) and ``card_play_action_seq``. After the last action ``infoset`` stays
+the one it was before it, and ``step`` returns ``obs=None``, as DouZero's env does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou.checks import short
+from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
+from fastdou.game import Game
+from fastdou.kernels import douzero_encoding as DE
+from fastdou.kernels import state as S
+from fastdou.moves import Move
+from fastdou.rules import rules as _make_rules
+
+POSITIONS = ("landlord", "landlord_down", "landlord_up")     # by seat
+SEATS = {p: s for s, p in enumerate(POSITIONS)}
+_DICT_ORDER = ("landlord", "landlord_up", "landlord_down")   # DouZero's dict order
+RULES = _make_rules("classic", profile="douzero")
+OBJECTIVES = ("wp", "adp", "logadp")
+DECK = [v for v in _cards.DOUZERO[:13] for _ in range(4)] + [20, 30]   # DouZero's deck list
+DEAL_KEYS = ("landlord", "landlord_up", "landlord_down", "three_landlord_cards")
+DIFFERENCES = ("unread", "reread", "wing_trio")              # see the module docstring
+
+_SHIFT = {v: 1 << (4 * i) for i, v in enumerate(_cards.DOUZERO)}
+_BOMBS = frozenset([4 << (4 * r) for r in range(13)] + [_SHIFT[20] | _SHIFT[30]])
+_LISTS: dict = {0: ()}      # packed cards -> DouZero's sorted tuple
+
+
+def card_list(packed: int) -> list:
+    """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
+    t = _LISTS.get(packed)
+    if t is None:
+        t = _LISTS[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
+    return list(t)
+
+
+def packed_cards(action) -> int:
+    """The packed form of a DouZero card list (checked: DouZero integers only)."""
+    try:
+        return sum(_SHIFT[c] for c in action)
+    except (KeyError, TypeError):
+        _cards.from_douzero(action)          # raises InvalidCardsError naming the problem
+        raise InvalidCardsError(f"not a DouZero card list: {short(action)}") from None
+
+
+def random_deal() -> dict:
+    """A deal as DouZero's ``Env.reset`` makes it (``numpy.random.shuffle`` of its deck):
+    the same numpy seed gives the same deal."""
+    deck = DECK.copy()
+    np.random.shuffle(deck)
+    deal = {"landlord": deck[:20], "landlord_up": deck[20:37], "landlord_down": deck[37:54],
+            "three_landlord_cards": deck[17:20]}
+    for v in deal.values():
+        v.sort()
+    return deal
+
+
+def _check_deal(card_play_data) -> tuple:
+    """DouZero's deal dict -> (the three hands by seat as dealt, kitty), as count vectors."""
+    if not isinstance(card_play_data, dict) or set(DEAL_KEYS) - card_play_data.keys():
+        raise InvalidCardsError(f"a DouZero deal is a dict with keys {', '.join(DEAL_KEYS)}, "
+                                f"not {short(card_play_data)}")
+    counts = {}
+    for key, size in zip(DEAL_KEYS, (20, 17, 17, 3)):
+        try:
+            c = _cards.from_douzero(card_play_data[key])
+        except (InvalidCardsError, TypeError) as e:
+            raise InvalidCardsError(f"the deal's {key}: {e}") from None
+        if c.sum() != size:
+            raise InvalidCardsError(f"the deal's {key} holds {int(c.sum())} cards, not {size}")
+        counts[key] = c.astype(np.int64)
+    dealt = counts["landlord"] - counts["three_landlord_cards"]
+    if (dealt < 0).any():
+        raise InvalidCardsError("the deal's three_landlord_cards are not all in the "
+                                "landlord's 20 cards")
+    hands = [dealt, counts["landlord_down"], counts["landlord_up"]]
+    if (sum(hands) + counts["three_landlord_cards"] != RULES.deck).any():
+        raise InvalidCardsError("the deal's hands are not one whole deck of 54 cards")
+    return hands, counts["three_landlord_cards"]
+
+
+class InfoSet:
+    """DouZero's ``InfoSet`` (the acting position's view, perfect information included):
+    the attributes DouZero's ``get_obs`` and agents read."""
+
+    __slots__ = ("player_position", "player_hand_cards", "num_cards_left_dict",
+                 "three_landlord_cards", "card_play_action_seq", "other_hand_cards",
+                 "legal_actions", "last_move", "last_two_moves", "last_move_dict",
+                 "played_cards", "all_handcards", "last_pid", "bomb_num")
+
+    def __repr__(self) -> str:
+        return f"<InfoSet {self.player_position}, {len(self.card_play_action_seq)} actions>"
+
+
+def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
+    """DouZero's reward, from the landlord's side."""
+    if objective == "adp":
+        value = 2.0 ** bombs
+    elif objective == "logadp":
+        value = bombs + 1.0
+    else:
+        value = 1.0
+    return value if landlord_won else -value
+
+
+class _Hand:
+    """One hand on fastdou with DouZero's view of it: the game, the actions (packed cards)
+    and the acting seat's observation (``DE.observe``)."""
+
+    def __init__(self):
+        self.game = None
+
+    def start(self, card_play_data) -> None:
+        hands, kitty = _check_deal(card_play_data)
+        self._dealt = [hands[0] + kitty, hands[1], hands[2]]
+        self._kitty = list(card_play_data["three_landlord_cards"])
+        self.game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
+        self.seq = []                # every action's packed cards
+        self._observe()
+
+    def _observe(self) -> None:
+        st = self.game._state
+        if st[S.G_PHASE] == S.PH_DONE:
+            return
+        self._prev = self.obs_parts = DE.observe(st, RULES.array)
+        cards = self.obs_parts[2].tolist()
+        self._legal = cards
+        self._index = dict(zip(cards, range(len(cards))))
+
+    @property
+    def done(self) -> bool:
+        return self.game is not None and self.game._state[S.G_PHASE] == S.PH_DONE
+
+    def apply(self, action) -> bool:
+        """Play a DouZero card list; returns whether the hand is over."""
+        if self.game is None:
+            raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
+        if self.done:
+            raise GameStateError("the hand is over")
+        packed = packed_cards(action)
+        k = self._index.get(packed)
+        if k is None or len(action) != len(card_list(packed)):
+            raise IllegalMoveError(f"{short(action)} is not a legal action of "
+                                   f"{POSITIONS[self.seat]} now")
+        records, rows = self.obs_parts[0], self.obs_parts[1]
+        record = records[rows[k]]
+        self.game.push(Move.from_record(record), _record=record)
+        self.seq.append(packed)
+        self._observe()
+        return self.done
+
+    @property
+    def seat(self) -> int:
+        return len(self.seq) % 3
+
+    # ------------------------------------------------------------------ views
+    def bombs(self) -> int:
+        st = self.game._state
+        return int(st[S.G_BOMBS] + st[S.G_ROCKETS])
+
+    def landlord_won(self) -> bool:
+        return int(self.game._state[S.G_WINNER]) == S.SIDE_LANDLORD
+
+    def obs(self) -> dict:
+        records, rows, cards, x_batch, z_batch, x_no_action, z = self.obs_parts
+        return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
+                "legal_actions": [card_list(c) for c in self._legal],
+                "x_no_action": x_no_action, "z": z}
+
+    def infoset(self) -> InfoSet:
+        """DouZero's infoset before the next action (after the last one: before it), built
+        from the deal and the actions alone."""
+        t = len(self.seq) - 1 if self.done else len(self.seq)
+        return reference_infoset(self._dealt, self._kitty, self.seq[:t],
+                                 self._prev[2].tolist())
+
+
+def reference_infoset(dealt, kitty, seq, legal) -> InfoSet:
+    """DouZero's infoset of the seat to act after the actions ``seq`` (packed cards, seat
+    0 first), in Python from the deal alone: ``dealt`` the three hands by seat as count
+    vectors (the landlord's with the kitty), ``kitty`` DouZero's three_landlord_cards list,
+    ``legal`` the packed legal actions."""
+    hands = [np.array(h, dtype=np.int64) for h in dealt]
+    played = [[], [], []]
+    last = [[], [], []]
+    three = list(kitty)
+    last_pid = "landlord"
+    bombs = 0
+    for k, c in enumerate(seq):
+        s = k % 3
+        cl = card_list(c)
+        hands[s] -= _cards.unpack(c)
+        played[s] += cl
+        last[s] = cl
+        if c:
+            last_pid = POSITIONS[s]
+        bombs += c in _BOMBS
+        if s == 0:
+            for v in cl:
+                if v in three:
+                    three.remove(v)
+    seat = len(seq) % 3
+    own = [_cards.to_douzero(h) for h in hands]
+    info = InfoSet()
+    info.player_position = POSITIONS[seat]
+    info.player_hand_cards = own[seat]
+    info.num_cards_left_dict = {p: len(own[SEATS[p]]) for p in _DICT_ORDER}
+    info.three_landlord_cards = three
+    info.card_play_action_seq = [card_list(c) for c in seq]
+    info.other_hand_cards = [v for p in _DICT_ORDER if SEATS[p] != seat for v in own[SEATS[p]]]
+    info.legal_actions = [card_list(c) for c in legal]
+    if not seq:
+        info.last_move = []
+    else:
+        info.last_move = card_list(seq[-1] if seq[-1] or len(seq) < 2 else seq[-2])
+    info.last_two_moves = [card_list(seq[-1]) if seq else [],
+                           card_list(seq[-2]) if len(seq) > 1 else []]
+    info.last_move_dict = {p: list(last[SEATS[p]]) for p in _DICT_ORDER}
+    info.played_cards = {p: played[SEATS[p]] for p in _DICT_ORDER}
+    info.all_handcards = {p: list(own[SEATS[p]]) for p in _DICT_ORDER}
+    info.last_pid = last_pid
+    info.bomb_num = bombs
+    return info
+
+
+class Env:
+    """A drop-in for ``douzero.env.env.Env`` on fastdou (see the module docstring)."""
+
+    def __init__(self, objective: str = "wp"):
+        if objective not in OBJECTIVES:
+            raise ArgumentError(f"objective is one of {', '.join(OBJECTIVES)}, "
+                                f"not {short(objective)}")
+        self.objective = objective
+        self._hand = _Hand()
+        self._infoset = None
+
+    def reset(self, card_play_data=None) -> dict:
+        """Deal a new hand (DouZero's random deal, or ``card_play_data``); returns the
+        landlord's observation."""
+        self._hand.start(random_deal() if card_play_data is None else card_play_data)
+        self._infoset = None
+        return self._hand.obs()
+
+    def step(self, action):
+        """Play the DouZero card list ``action`` for the acting position: ``(obs, reward,
+        done, {})``, ``obs`` None and ``reward`` DouZero's once the hand is over."""
+        if self._hand.apply(action):
+            h = self._hand
+            return None, _reward(self.objective, h.landlord_won(), h.bombs()), True, {}
+        self._infoset = None
+        return self._hand.obs(), 0.0, False, {}
+
+    @property
+    def infoset(self) -> InfoSet:
+        """DouZero's infoset of the acting position (built when first read after a step)."""
+        if self._hand.game is None:
+            return None
+        if self._infoset is None:
+            self._infoset = self._hand.infoset()
+        return self._infoset
+
+    @property
+    def game(self) -> Game:
+        """The fastdou Game being played."""
+        return self._hand.game
+
+    @property
+    def _acting_player_position(self) -> str:
+        return POSITIONS[self._hand.seat]
+
+    @property
+    def _game_over(self) -> bool:
+        return self._hand.done
+
+
+def encode(game) -> dict:
+    """DouZero's ``get_obs`` dict for the seat to act in a classic play-phase ``game``
+    (positions relative to its landlord), from compiled code. ``legal_actions`` lists each
+    card multiset once."""
+    if not isinstance(game, Game):
+        raise ArgumentError(f"encode takes a fastdou Game, not {short(game)}")
+    r = game.rules
+    if r.name != "classic":
+        raise ArgumentError(f"DouZero's encoding is for classic rules, not {r.name}")
+    if game.phase != "play":
+        raise GameStateError(f"DouZero's encoding is of the play phase; the game is in its "
+                             f"{game.phase} phase")
+    st = game.state
+    _, _, cards, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
+    rel = (int(st[S.G_PLAYER]) - int(st[S.G_LANDLORD])) % 3
+    return {"position": POSITIONS[rel], "x_batch": x_batch, "z_batch": z_batch,
+            "legal_actions": [card_list(c) for c in cards.tolist()],
+            "x_no_action": x_no_action, "z": z}
+
+
+# ---------------------------------------------------------------------- evaluation
+class GameEnv:
+    """A drop-in for ``douzero.env.game.GameEnv``, the engine DouZero's evaluation drives:
+    ``players`` maps each position to an agent with ``act(infoset) -> action``;
+    ``card_play_init(deal)``, ``step()`` until ``game_over``, ``reset()``; ``num_wins`` and
+    ``num_scores`` add up as DouZero's do (a landlord win scores 2 * 2**bombs to the landlord
+    and -2**bombs to the farmers, a farmer win the reverse)."""
+
+    def __init__(self, players):
+        self.players = players
+        self.num_wins = {"landlord": 0, "farmer": 0}
+        self.num_scores = {"landlord": 0, "farmer": 0}
+        self._hand = _Hand()
+        self.winner = None
+
+    def card_play_init(self, card_play_data) -> None:
+        self._hand.start(card_play_data)
+
+    @property
+    def game_over(self) -> bool:
+        return self._hand.done
+
+    @property
+    def acting_player_position(self) -> str:
+        return POSITIONS[self._hand.seat]
+
+    @property
+    def game_infoset(self) -> InfoSet:
+        return self._hand.infoset()
+
+    def step(self) -> None:
+        action = self.players[self.acting_player_position].act(self.game_infoset)
+        if self._hand.apply(action):
+            won = self._hand.landlord_won()
+            self.winner = "landlord" if won else "farmer"
+            stake = 2 ** self._hand.bombs()
+            for pos, base in (("landlord", 2), ("farmer", 1)):
+                if (pos == "landlord") == won:
+                    self.num_wins[pos] += 1
+                    self.num_scores[pos] += base * stake
+                else:
+                    self.num_scores[pos] -= base * stake
+
+    def get_winner(self) -> str:
+        return self.winner
+
+    def get_bomb_num(self) -> int:
+        return self._hand.bombs()
+
+    def reset(self) -> None:
+        self._hand = _Hand()
+
+
+def _agents(paths: dict) -> dict:
+    """DouZero's own agents for each position (``"random"``, ``"rlcard"`` or a model path,
+    which needs torch)."""
+    try:
+        from douzero.evaluation.simulation import load_card_play_models
+    except ImportError as e:
+        raise ArgumentError(f"DouZero's agents need douzero installed (pip install --no-deps "
+                            f"douzero==1.1.0; model agents need torch too): {e}") from None
+    return load_card_play_models(paths)
+
+
+def simulate(deals, paths: dict) -> tuple:
+    """Play ``deals`` with DouZero's agents named by ``paths`` (position -> ``"random"``,
+    ``"rlcard"`` or a model path) on fastdou: ``(landlord wins, farmer wins, landlord
+    score, farmer score)``, what DouZero's ``mp_simulate`` reports."""
+    env = GameEnv(_agents(paths))
+    for deal in deals:
+        env.card_play_init(deal)
+        while not env.game_over:
+            env.step()
+        env.reset()
+    return (env.num_wins["landlord"], env.num_wins["farmer"], env.num_scores["landlord"],
+            env.num_scores["farmer"])
+
+
+def _worker(deals, paths, queue):
+    queue.put(simulate(deals, paths))
+
+
+def evaluate(landlord, landlord_up, landlord_down, eval_data, num_workers: int = 1) -> dict:
+    """DouZero's ``evaluate`` on fastdou: its deals (a pickle file's path, as DouZero takes,
+    or a list of deal dicts) played by its agents, split round robin over ``num_workers``
+    processes (1: in this process). Returns the figures DouZero prints: ``{"wp":
+    {"landlord", "farmers"}, "adp": {"landlord", "farmers"}, "games"}``."""
+    if isinstance(eval_data, (str, bytes)) or hasattr(eval_data, "__fspath__"):
+        with open(eval_data, "rb") as f:
+            deals = pickle.load(f)
+    else:
+        deals = list(eval_data)
+    if not isinstance(num_workers, int) or num_workers < 1:
+        raise ArgumentError(f"num_workers is a whole number >= 1, not {short(num_workers)}")
+    paths = {"landlord": landlord, "landlord_up": landlord_up, "landlord_down": landlord_down}
+    parts = [deals[k::num_workers] for k in range(num_workers)]
+    if num_workers == 1:
+        results = [simulate(parts[0], paths)]
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.SimpleQueue()
+        procs = [ctx.Process(target=_worker, args=(p, paths, queue)) for p in parts]
+        for p in procs:
+            p.start()
+        results = [queue.get() for _ in procs]
+        for p in procs:
+            p.join()
+    lw, fw, ls, fs = (sum(r[i] for r in results) for i in range(4))
+    games = lw + fw
+    if games == 0:
+        raise ArgumentError("eval_data holds no deals")
+    return {"wp": {"landlord": lw / games, "farmers": fw / games},
+            "adp": {"landlord": ls / games, "farmers": 2 * fs / games}, "games": games}
