@@ -22,8 +22,9 @@ The arrays are DouZero's, feature for feature (its paper's tables 4 and 5):
 Everything reads the state array (``G_HANDS``, ``G_PLAYED``, ``G_SEAT_LAST``, the ring
 ``G_HISTORY``, ``G_BOMBS`` + ``G_ROCKETS``), so these kernels work from a user's ``@njit``
 code: :func:`observe` lists the acting seat's DouZero actions (one per card multiset) and
-fills every array; :func:`encode` fills them for given actions; :func:`card_block` and
-:func:`no_action_size` are the parts.
+fills every array (:func:`observe_ids` does it from ``Game.legal_action_ids``);
+:func:`encode` fills them for given actions; :func:`card_block` and :func:`no_action_size`
+are the parts.
 """
 
 import numpy as np
@@ -33,7 +34,7 @@ from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
-from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_PLAY_TURNS,
+from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_TURNS,
                                    G_PLAYED, G_PLAYER, G_ROCKETS, G_SEAT_LAST, HISTORY_LEN)
 
 CARD_FEATURES = 54
@@ -84,7 +85,7 @@ def no_action_size(state, seat):
 @kernel
 def _last_move(state):
     """DouZero's last move: the last play action if it was a play, else the one before."""
-    t = state[G_PLAY_TURNS]
+    t = state[G_TURNS]
     if t == 0:
         return np.uint64(0)
     last = np.uint64(state[G_HISTORY + 3 * ((t - 1) % HISTORY_LEN)])
@@ -129,7 +130,7 @@ def _no_action(state, seat, x):
 @kernel
 def _history(state, z):
     """Fill ``z`` (zeroed, (5, 162)) with the last 15 play actions, oldest first."""
-    t = state[G_PLAY_TURNS]
+    t = state[G_TURNS]
     flat = z.reshape(Z_ROWS * Z_COLS)
     for j in range(Z_MOVES):
         k = t - Z_MOVES + j
@@ -178,11 +179,12 @@ def _better_reading(info, than):
 
 
 @kernel
-def douzero_actions(records, n, out_cards, out_rows):
-    """The DouZero actions of ``records[:n]`` (legal actions, pass first): one per card
+def douzero_actions(records, out_cards, out_rows):
+    """The DouZero actions of ``records`` (legal actions, pass first): one per card
     multiset, in the order of its first record; ``out_rows[k]`` is the row of the reading
     it plays (see :func:`_better_reading`). Returns how many."""
-    cards = records[:n, 0].copy()
+    n = records.shape[0]
+    cards = records[:, 0].copy()
     order = np.argsort(cards, kind="mergesort")      # stable: a group starts at its first
     pick = np.full(n, -1, np.int64)
     i = 0
@@ -217,16 +219,15 @@ def legal_records(state, rules):
 
 
 @kernel
-def observe(state, rules):
-    """The acting seat's DouZero observation: ``(records, rows, cards, x_batch, z_batch,
-    x_no_action, z)``: its legal records, for each DouZero action (one per card multiset)
-    the row of the record it plays and its packed cards, and the arrays of :func:`encode`."""
+def observe_records(state, records):
+    """The acting seat's DouZero observation given its legal ``records``: ``(rows, cards,
+    x_batch, z_batch, x_no_action, z)``: for each DouZero action (one per card multiset) the
+    row of the record it plays and its packed cards, then the arrays of :func:`encode`."""
     seat = state[G_PLAYER]
-    records = legal_records(state, rules)
     n = records.shape[0]
     cards = np.empty(n, np.uint64)
     rows = np.empty(n, np.int64)
-    m = douzero_actions(records, n, cards, rows)
+    m = douzero_actions(records, cards, rows)
     cards = cards[:m]
     width = X_LANDLORD if is_landlord(state, seat) else X_FARMER
     x_batch = np.empty((m, width), np.float32)
@@ -234,4 +235,21 @@ def observe(state, rules):
     x_no_action = np.empty(width - CARD_FEATURES, np.int8)
     z = np.empty((Z_ROWS, Z_COLS), np.int8)
     encode(state, seat, cards, x_batch, z_batch, x_no_action, z)
-    return records, rows[:m], cards, x_batch, z_batch, x_no_action, z
+    return rows[:m], cards, x_batch, z_batch, x_no_action, z
+
+
+@kernel
+def observe(state, rules):
+    """:func:`observe_records` of the legal actions the engine lists now."""
+    return observe_records(state, legal_records(state, rules))
+
+
+@kernel
+def observe_ids(state, ids, id_records):
+    """:func:`observe_records` of legal action ids (``Game.legal_action_ids``) given the
+    action table's ``id_records``; ``rows`` index ``ids``."""
+    records = np.empty((ids.shape[0], REC_WIDTH), np.uint64)
+    for i in range(ids.shape[0]):
+        records[i, 0] = id_records[ids[i], 0]
+        records[i, 1] = id_records[ids[i], 1]
+    return observe_records(state, records)

@@ -70,7 +70,6 @@ from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, Inva
 from fastdou.game import Game
 from fastdou.kernels import douzero_encoding as DE
 from fastdou.kernels import state as S
-from fastdou.moves import Move
 from fastdou.rules import rules as _make_rules
 
 POSITIONS = ("landlord", "landlord_down", "landlord_up")     # by seat
@@ -87,12 +86,16 @@ _BOMBS = frozenset([4 << (4 * r) for r in range(13)] + [_SHIFT[20] | _SHIFT[30]]
 _LISTS: dict = {0: ()}      # packed cards -> DouZero's sorted tuple
 
 
-def card_list(packed: int) -> list:
-    """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
+def _tuple(packed: int) -> tuple:
     t = _LISTS.get(packed)
     if t is None:
         t = _LISTS[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
-    return list(t)
+    return t
+
+
+def card_list(packed: int) -> list:
+    """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
+    return list(_tuple(packed))
 
 
 def packed_cards(action) -> int:
@@ -176,39 +179,38 @@ class _Hand:
         self._dealt = [hands[0] + kitty, hands[1], hands[2]]
         self._kitty = list(card_play_data["three_landlord_cards"])
         self.game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
+        self._table = self.game.action_table
         self.seq = []                # every action's packed cards
         self._observe()
 
     def _observe(self) -> None:
-        st = self.game._state
-        if st[S.G_PHASE] == S.PH_DONE:
+        g = self.game
+        if g.is_terminal():
             return
-        self._prev = self.obs_parts = DE.observe(st, RULES.array)
-        cards = self.obs_parts[2].tolist()
-        self._legal = cards
+        self._ids = g.legal_action_ids()
+        self.obs_parts = DE.observe_ids(g.state, self._ids, self._table.id_records)
+        self._legal = cards = self.obs_parts[1].tolist()
         self._index = dict(zip(cards, range(len(cards))))
 
     @property
     def done(self) -> bool:
-        return self.game is not None and self.game._state[S.G_PHASE] == S.PH_DONE
+        return self.game is not None and self.game.is_terminal()
 
     def apply(self, action) -> bool:
         """Play a DouZero card list; returns whether the hand is over."""
         if self.game is None:
             raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
-        if self.done:
+        if self.game.is_terminal():
             raise GameStateError("the hand is over")
         packed = packed_cards(action)
         k = self._index.get(packed)
-        if k is None or len(action) != len(card_list(packed)):
+        if k is None or len(action) != len(_tuple(packed)):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
-        records, rows = self.obs_parts[0], self.obs_parts[1]
-        record = records[rows[k]]
-        self.game.push(Move.from_record(record), _record=record)
+        self.game.push_id(self._ids[self.obs_parts[0][k]])
         self.seq.append(packed)
         self._observe()
-        return self.done
+        return self.game.is_terminal()
 
     @property
     def seat(self) -> int:
@@ -223,7 +225,7 @@ class _Hand:
         return int(self.game._state[S.G_WINNER]) == S.SIDE_LANDLORD
 
     def obs(self) -> dict:
-        records, rows, cards, x_batch, z_batch, x_no_action, z = self.obs_parts
+        _, _, x_batch, z_batch, x_no_action, z = self.obs_parts
         return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
                 "legal_actions": [card_list(c) for c in self._legal],
                 "x_no_action": x_no_action, "z": z}
@@ -232,8 +234,7 @@ class _Hand:
         """DouZero's infoset before the next action (after the last one: before it), built
         from the deal and the actions alone."""
         t = len(self.seq) - 1 if self.done else len(self.seq)
-        return reference_infoset(self._dealt, self._kitty, self.seq[:t],
-                                 self._prev[2].tolist())
+        return reference_infoset(self._dealt, self._kitty, self.seq[:t], self._legal)
 
 
 def reference_infoset(dealt, kitty, seq, legal) -> InfoSet:
@@ -347,7 +348,7 @@ def encode(game) -> dict:
         raise GameStateError(f"DouZero's encoding is of the play phase; the game is in its "
                              f"{game.phase} phase")
     st = game.state
-    _, _, cards, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
+    _, cards, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
     rel = (int(st[S.G_PLAYER]) - int(st[S.G_LANDLORD])) % 3
     return {"position": POSITIONS[rel], "x_batch": x_batch, "z_batch": z_batch,
             "legal_actions": [card_list(c) for c in cards.tolist()],
