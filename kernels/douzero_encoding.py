@@ -22,7 +22,8 @@ The arrays are DouZero's, feature for feature (its paper's tables 4 and 5):
 Everything reads the state array (``G_HANDS``, ``G_PLAYED``, ``G_SEAT_LAST``, the ring
 ``G_HISTORY``, ``G_BOMBS`` + ``G_ROCKETS``), so these kernels work from a user's ``@njit``
 code: :func:`observe` lists the acting seat's DouZero actions (one per card multiset) and
-fills every array (:func:`observe_ids` does it from ``Game.legal_action_ids``);
+fills every array (:func:`observe_ids` does it from ``Game.legal_action_ids``,
+:func:`step_observe` applies an action id first: one call per step of an environment);
 :func:`encode` fills them for given actions; :func:`card_block` and :func:`no_action_size`
 are the parts.
 """
@@ -30,12 +31,14 @@ are the parts.
 import numpy as np
 
 from fastdou.kernels import engine as E
+from fastdou.kernels.action_ids import OK, legal_ids, push_id
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
-from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_TURNS,
-                                   G_PLAYED, G_PLAYER, G_ROCKETS, G_SEAT_LAST, HISTORY_LEN)
+from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_PHASE,
+                                   G_PLAYED, G_PLAYER, G_ROCKETS, G_SEAT_LAST, G_TURNS,
+                                   HISTORY_LEN, PH_DONE)
 
 CARD_FEATURES = 54
 X_LANDLORD = 373          # x_batch columns; x_no_action has CARD_FEATURES fewer
@@ -220,9 +223,10 @@ def legal_records(state, rules):
 
 @kernel
 def observe_records(state, records):
-    """The acting seat's DouZero observation given its legal ``records``: ``(rows, cards,
-    x_batch, z_batch, x_no_action, z)``: for each DouZero action (one per card multiset) the
-    row of the record it plays and its packed cards, then the arrays of :func:`encode`."""
+    """The acting seat's DouZero observation given its legal ``records``: ``(actions,
+    x_batch, z_batch, x_no_action, z)``: ``actions`` (int64, (2, m)) holds, for each DouZero
+    action (one per card multiset), the row of the record it plays and its packed cards;
+    then the arrays of :func:`encode`."""
     seat = state[G_PLAYER]
     n = records.shape[0]
     cards = np.empty(n, np.uint64)
@@ -235,7 +239,11 @@ def observe_records(state, records):
     x_no_action = np.empty(width - CARD_FEATURES, np.int8)
     z = np.empty((Z_ROWS, Z_COLS), np.int8)
     encode(state, seat, cards, x_batch, z_batch, x_no_action, z)
-    return rows[:m], cards, x_batch, z_batch, x_no_action, z
+    actions = np.empty((2, m), np.int64)
+    for k in range(m):
+        actions[0, k] = rows[k]
+        actions[1, k] = np.int64(cards[k])
+    return actions, x_batch, z_batch, x_no_action, z
 
 
 @kernel
@@ -253,3 +261,30 @@ def observe_ids(state, ids, id_records):
         records[i, 0] = id_records[ids[i], 0]
         records[i, 1] = id_records[ids[i], 1]
     return observe_records(state, records)
+
+
+@kernel
+def step_observe(state, rules, keys, key_ids, selection, id_records, a):
+    """Apply action id ``a`` of the action table (``ActionTable.kernel_args``; -1: apply
+    nothing), then observe the seat to act: ``(status, actions, x_batch, z_batch,
+    x_no_action, z)`` with ``actions[0]`` the id each DouZero action plays; ``status`` is
+    ``action_ids.OK`` or why ``a`` was refused (nothing applied, empty arrays). A finished
+    hand gives empty arrays too."""
+    status = OK
+    if a >= 0:
+        status = push_id(state, rules, id_records, selection, a)
+    if status != OK or state[G_PHASE] == PH_DONE:
+        return (status, np.empty((2, 0), np.int64), np.empty((0, X_FARMER), np.float32),
+                np.empty((0, Z_ROWS, Z_COLS), np.float32), np.empty(0, np.int8),
+                np.empty((Z_ROWS, Z_COLS), np.int8))
+    records = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
+    ids = np.empty(_ACTIONS_HINT, np.int64)
+    n = legal_ids(state, rules, keys, key_ids, selection, records, ids)
+    if n > _ACTIONS_HINT:
+        records = np.empty((n, REC_WIDTH), np.uint64)
+        ids = np.empty(n, np.int64)
+        legal_ids(state, rules, keys, key_ids, selection, records, ids)
+    actions, x_batch, z_batch, x_no_action, z = observe_records(state, records[:n])
+    for k in range(actions.shape[1]):
+        actions[0, k] = ids[actions[0, k]]
+    return status, actions, x_batch, z_batch, x_no_action, z

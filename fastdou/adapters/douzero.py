@@ -68,8 +68,10 @@ from fastdou import cards as _cards
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
+from fastdou.kernels import action_ids as KA
 from fastdou.kernels import douzero_encoding as DE
 from fastdou.kernels import state as S
+from fastdou.kernels.packing import contains
 from fastdou.rules import rules as _make_rules
 
 POSITIONS = ("landlord", "landlord_down", "landlord_up")     # by seat
@@ -83,19 +85,23 @@ DIFFERENCES = ("unread", "reread", "wing_trio")              # see the module do
 
 _SHIFT = {v: 1 << (4 * i) for i, v in enumerate(_cards.DOUZERO)}
 _BOMBS = frozenset([4 << (4 * r) for r in range(13)] + [_SHIFT[20] | _SHIFT[30]])
-_LISTS: dict = {0: ()}      # packed cards -> DouZero's sorted tuple
+_FULL_DECK = sum(_SHIFT[c] for c in DECK)
 
 
-def _tuple(packed: int) -> tuple:
-    t = _LISTS.get(packed)
-    if t is None:
-        t = _LISTS[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
-    return t
+class _Lists(dict):
+    """Packed cards -> DouZero's sorted tuple, filled as cards are met."""
+
+    def __missing__(self, packed):
+        t = self[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
+        return t
+
+
+_LISTS = _Lists()
 
 
 def card_list(packed: int) -> list:
     """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
-    return list(_tuple(packed))
+    return list(_LISTS[packed])
 
 
 def packed_cards(action) -> int:
@@ -124,23 +130,26 @@ def _check_deal(card_play_data) -> tuple:
     if not isinstance(card_play_data, dict) or set(DEAL_KEYS) - card_play_data.keys():
         raise InvalidCardsError(f"a DouZero deal is a dict with keys {', '.join(DEAL_KEYS)}, "
                                 f"not {short(card_play_data)}")
-    counts = {}
+    packed = []
     for key, size in zip(DEAL_KEYS, (20, 17, 17, 3)):
+        cards = card_play_data[key]
+        if not isinstance(cards, (list, tuple)):
+            raise InvalidCardsError(f"the deal's {key} is a list of DouZero cards, "
+                                    f"not {short(cards)}")
+        if len(cards) != size:
+            raise InvalidCardsError(f"the deal's {key} holds {len(cards)} cards, not {size}")
         try:
-            c = _cards.from_douzero(card_play_data[key])
-        except (InvalidCardsError, TypeError) as e:
+            packed.append(packed_cards(cards))
+        except InvalidCardsError as e:
             raise InvalidCardsError(f"the deal's {key}: {e}") from None
-        if c.sum() != size:
-            raise InvalidCardsError(f"the deal's {key} holds {int(c.sum())} cards, not {size}")
-        counts[key] = c.astype(np.int64)
-    dealt = counts["landlord"] - counts["three_landlord_cards"]
-    if (dealt < 0).any():
+    lord, up, down, kitty = packed
+    # 54 cards in all whose packed sum is the deck's: no count overflowed, one whole deck
+    if lord + down + up != _FULL_DECK:
+        raise InvalidCardsError("the deal's hands are not one whole deck of 54 cards")
+    if not contains(np.uint64(lord), np.uint64(kitty)):
         raise InvalidCardsError("the deal's three_landlord_cards are not all in the "
                                 "landlord's 20 cards")
-    hands = [dealt, counts["landlord_down"], counts["landlord_up"]]
-    if (sum(hands) + counts["three_landlord_cards"] != RULES.deck).any():
-        raise InvalidCardsError("the deal's hands are not one whole deck of 54 cards")
-    return hands, counts["three_landlord_cards"]
+    return [_cards.unpack(p) for p in (lord - kitty, down, up)], _cards.unpack(kitty)
 
 
 class InfoSet:
@@ -168,49 +177,71 @@ def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
 
 
 class _Hand:
-    """One hand on fastdou with DouZero's view of it: the game, the actions (packed cards)
-    and the acting seat's observation (``DE.observe``)."""
+    """One hand on fastdou with DouZero's view of it. The hand starts as a fastdou ``Game``
+    (``from_hands``, ``start="play"``); each step is one compiled call
+    (``DE.step_observe``: the action id applied to a copy of the game's state, then the
+    observation), and ``game`` catches the Game up with those action ids when it is read."""
 
     def __init__(self):
-        self.game = None
+        self._game = None
+        self._over = False
 
     def start(self, card_play_data) -> None:
         hands, kitty = _check_deal(card_play_data)
         self._dealt = [hands[0] + kitty, hands[1], hands[2]]
         self._kitty = list(card_play_data["three_landlord_cards"])
-        self.game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
-        self._table = self.game.action_table
+        self._game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
+        t = self._game.action_table
+        self._args = (RULES.array, t.keys, t.key_ids, t.selection, t.id_records)
+        self._state = self._game.state
         self.seq = []                # every action's packed cards
-        self._observe()
+        self._ids = []               # and its action id
+        self._synced = 0             # how many of them the Game has played
+        self._over = False
+        self._step(-1)
 
-    def _observe(self) -> None:
-        g = self.game
-        if g.is_terminal():
+    def _step(self, a: int) -> None:
+        """Apply action id ``a`` (-1: none) and observe the seat to act."""
+        status, actions, x_batch, z_batch, x_no_action, z = \
+            DE.step_observe(self._state, *self._args, a)
+        if status != KA.OK:          # unreachable: ids come from the legal actions
+            raise IllegalMoveError(f"action id {a} was refused (status {status})")
+        ids, legal = actions.tolist()
+        if not legal:                # the hand is over: the last observation stays, as
+            self._over = True        # DouZero's does
             return
-        self._ids = g.legal_action_ids()
-        self.obs_parts = DE.observe_ids(g.state, self._ids, self._table.id_records)
-        self._legal = cards = self.obs_parts[1].tolist()
-        self._index = dict(zip(cards, range(len(cards))))
+        self.obs_parts = x_batch, z_batch, x_no_action, z
+        self._legal = legal
+        self._index = dict(zip(legal, ids))
+
+    @property
+    def game(self) -> Game:
+        g = self._game
+        if g is not None:
+            for a in self._ids[self._synced:]:
+                g.push_id(a)
+            self._synced = len(self._ids)
+        return g
 
     @property
     def done(self) -> bool:
-        return self.game is not None and self.game.is_terminal()
+        return self._over
 
     def apply(self, action) -> bool:
         """Play a DouZero card list; returns whether the hand is over."""
-        if self.game is None:
+        if self._game is None:
             raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
-        if self.game.is_terminal():
+        if self._over:
             raise GameStateError("the hand is over")
         packed = packed_cards(action)
-        k = self._index.get(packed)
-        if k is None or len(action) != len(_tuple(packed)):
+        a = self._index.get(packed)      # the action id it plays
+        if a is None or len(action) != len(_LISTS[packed]):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
-        self.game.push_id(self._ids[self.obs_parts[0][k]])
         self.seq.append(packed)
-        self._observe()
-        return self.game.is_terminal()
+        self._ids.append(a)
+        self._step(a)
+        return self._over
 
     @property
     def seat(self) -> int:
@@ -218,16 +249,16 @@ class _Hand:
 
     # ------------------------------------------------------------------ views
     def bombs(self) -> int:
-        st = self.game._state
-        return int(st[S.G_BOMBS] + st[S.G_ROCKETS])
+        return int(self._state[S.G_BOMBS] + self._state[S.G_ROCKETS])
 
     def landlord_won(self) -> bool:
-        return int(self.game._state[S.G_WINNER]) == S.SIDE_LANDLORD
+        return int(self._state[S.G_WINNER]) == S.SIDE_LANDLORD
 
     def obs(self) -> dict:
-        _, _, x_batch, z_batch, x_no_action, z = self.obs_parts
+        x_batch, z_batch, x_no_action, z = self.obs_parts
+        lists = _LISTS
         return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
-                "legal_actions": [card_list(c) for c in self._legal],
+                "legal_actions": [list(lists[c]) for c in self._legal],
                 "x_no_action": x_no_action, "z": z}
 
     def infoset(self) -> InfoSet:
@@ -315,7 +346,7 @@ class Env:
     @property
     def infoset(self) -> InfoSet:
         """DouZero's infoset of the acting position (built when first read after a step)."""
-        if self._hand.game is None:
+        if self._hand._game is None:
             return None
         if self._infoset is None:
             self._infoset = self._hand.infoset()
@@ -323,7 +354,8 @@ class Env:
 
     @property
     def game(self) -> Game:
-        """The fastdou Game being played."""
+        """The fastdou Game of the hand so far (caught up with the steps when read; play
+        on the Env, not on it)."""
         return self._hand.game
 
     @property
@@ -348,10 +380,10 @@ def encode(game) -> dict:
         raise GameStateError(f"DouZero's encoding is of the play phase; the game is in its "
                              f"{game.phase} phase")
     st = game.state
-    _, cards, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
+    actions, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
     rel = (int(st[S.G_PLAYER]) - int(st[S.G_LANDLORD])) % 3
     return {"position": POSITIONS[rel], "x_batch": x_batch, "z_batch": z_batch,
-            "legal_actions": [card_list(c) for c in cards.tolist()],
+            "legal_actions": [card_list(c) for c in actions[1].tolist()],
             "x_no_action": x_no_action, "z": z}
 
 
