@@ -257,6 +257,27 @@ def test_each_known_difference(bug):
     assert tally[bug] >= 5 and sum(tally[k] for k in DZ.DIFFERENCES) == tally[bug]
 
 
+def test_module_example():
+    import doctest
+    assert doctest.testmod(DZ).failed == 0
+
+
+def test_game_follows_the_env():
+    """``env.game`` is the fastdou Game of the hand so far: its history is the steps."""
+    env = DZ.Env()
+    np.random.seed(4)
+    env.reset()
+    played = []
+    for _ in range(7):
+        a = env.infoset.legal_actions[-1]
+        env.step(a)
+        played.append(a)
+    history = env.game.history
+    assert [fastdou.cards.to_douzero(m.cards) for _, _, m in history] == played
+    assert [s for s, _, _ in history] == [0, 1, 2, 0, 1, 2, 0]
+    assert env.game.current_player == 1
+
+
 # ------------------------------------------------------------------------ bad input
 def test_bad_deals_are_named():
     good = DZ.random_deal()

@@ -1,19 +1,18 @@
 """DouZero on fastdou: a drop-in for ``douzero.env.env.Env`` and for the ``GameEnv`` that
 DouZero's evaluation drives, and DouZero's observation computed by compiled code.
 
+>>> import numpy as np
 >>> from fastdou.adapters.douzero import Env
->>> env = Env("wp")
->>> obs = env.reset({"landlord": [3, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 14, 14,
-...                               17, 17, 20, 30],
-...                  "landlord_down": [4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9],
-...                  "landlord_up": [3, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13,
-...                                  17, 17],
-...                  "three_landlord_cards": [14, 20, 30]})
+>>> env = Env("adp")
+>>> np.random.seed(0)                 # DouZero's Env deals the same hand from this seed
+>>> obs = env.reset()
 >>> obs["position"], obs["x_batch"].shape, obs["z_batch"].shape
-('landlord', (1093, 373), (1093, 5, 162))
->>> obs, reward, done, _ = env.step([20, 30])
->>> obs["position"], obs["legal_actions"]
-('landlord_down', [[]])
+('landlord', (46, 373), (46, 5, 162))
+>>> env.infoset.player_hand_cards
+[3, 4, 4, 5, 5, 6, 8, 9, 9, 10, 10, 10, 11, 11, 12, 12, 13, 14, 17, 30]
+>>> obs, reward, done, _ = env.step([3])
+>>> obs["position"], obs["legal_actions"][:4], obs["x_batch"].shape
+('landlord_down', [[], [4], [5], [6]], (11, 484))
 
 Seats: 0 ``landlord``, 1 ``landlord_down`` (plays after the landlord), 2 ``landlord_up``. The
 game is ``fastdou.Game.from_hands(..., rules("classic", profile="douzero"), start="play",
@@ -34,7 +33,8 @@ landlord=0)``: the landlord holds the kitty and leads, as in DouZero.
 Actions. DouZero's actions are card multisets, fastdou's moves are (cards, reading): the
 adapter lists each multiset once, and plays the reading that is legal, preferring the longer
 chain, then the higher rank (so ``333444555666`` leads as a 4-trio chain, as DouZero reads
-it). DouZero's generator lists some multisets twice; the adapter lists them once.
+it). DouZero's generator lists some multisets twice; the adapter lists them once, in
+fastdou's order (the pass first), so ``x_batch`` has a row per distinct action.
 
 Known differences (RULES.md §2: DouZero's generator bugs are not copied). The adapter's legal
 actions differ from DouZero's env exactly when the move to beat is one of these:
