@@ -25,7 +25,15 @@ code: :func:`observe` lists the acting seat's DouZero actions (one per card mult
 fills every array (:func:`observe_ids` does it from ``Game.legal_action_ids``,
 :func:`step_observe` applies an action id first: one call per step of an environment);
 :func:`encode` fills them for given actions; :func:`card_block` and :func:`no_action_size`
-are the parts.
+are the parts::
+
+    from numba import njit
+    from fastdou.kernels import douzero_encoding as DE
+
+    @njit
+    def douzero_features(state, rules):           # state: Game.state, rules: Rules.array
+        actions, x_batch, z_batch, x_no_action, z = DE.observe(state, rules)
+        return x_batch                            # actions[1]: each row's packed cards
 """
 
 import numpy as np

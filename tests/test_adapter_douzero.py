@@ -25,10 +25,13 @@ import sys
 
 import numpy as np
 import pytest
+from numba import njit
 
 import fastdou
 from conftest import SLOW
 from fastdou.adapters import douzero as DZ
+from fastdou.kernels import douzero_encoding as DE
+from fastdou.kernels import state as S
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.kinds import Kind
 
@@ -255,6 +258,48 @@ def test_each_known_difference(bug):
     for seed in range(5):
         play_both(seed, "adp", False, tally, script=script, deal=deal)
     assert tally[bug] >= 5 and sum(tally[k] for k in DZ.DIFFERENCES) == tally[bug]
+
+
+@njit
+def _user_kernel(state, rules, seat, actions):
+    """A user's own compiled code calling the encoder."""
+    width = DE.no_action_size(state, seat) + DE.CARD_FEATURES
+    x_batch = np.empty((actions.shape[0], width), np.float32)
+    z_batch = np.empty((actions.shape[0], DE.Z_ROWS, DE.Z_COLS), np.float32)
+    x_no_action = np.empty(width - DE.CARD_FEATURES, np.int8)
+    z = np.empty((DE.Z_ROWS, DE.Z_COLS), np.int8)
+    DE.encode(state, seat, actions, x_batch, z_batch, x_no_action, z)
+    listed = DE.observe(state, rules)
+    return x_batch, z_batch, x_no_action, z, listed[0].shape[1]
+
+
+def test_encoder_from_user_njit_code():
+    """``DE.encode`` and ``DE.observe`` called from a user's ``@njit`` function give
+    ``get_obs``'s arrays on DouZero's own infoset."""
+    rng = random.Random(2)
+    for seed in range(20):
+        dz, fd = dz_env.Env("wp"), DZ.Env("wp")
+        np.random.seed(seed)
+        dz.reset()
+        np.random.seed(seed)
+        fd.reset()
+        done = False
+        while not done:
+            ref = dz_env.get_obs(dz.infoset)
+            acts = [key(a) for a in ref["legal_actions"]]
+            packed = np.array([DZ.packed_cards(a) for a in acts], np.uint64)
+            state = fd.game.state
+            x_batch, z_batch, x_no_action, z, n = _user_kernel(state, DZ.RULES.array,
+                                                               int(state[S.G_PLAYER]), packed)
+            np.testing.assert_array_equal(x_batch, ref["x_batch"])
+            np.testing.assert_array_equal(z_batch, ref["z_batch"])
+            np.testing.assert_array_equal(x_no_action, ref["x_no_action"])
+            np.testing.assert_array_equal(z, ref["z"])
+            assert n == len(set(acts))
+            common = sorted(set(acts) & {key(a) for a in fd.infoset.legal_actions})
+            a = list(rng.choice(common))
+            _, _, done, _ = dz.step(a)
+            fd.step(a)
 
 
 def test_module_example():
