@@ -447,14 +447,32 @@ def test_evaluate_in_worker_processes():
 
 
 def test_model_agents_with_torch(tmp_path):
-    """DouZero's DeepAgent (randomly initialised models: no weights can be downloaded)."""
+    """DouZero's DeepAgent (randomly initialised models: no weights can be downloaded) plays
+    the same games on DouZero's GameEnv and on the adapter's: it argmaxes its model over
+    ``get_obs``'s ``x_batch`` rows, so equal observations give equal games."""
     torch = pytest.importorskip("torch")
+    pytest.importorskip("git")          # DouZero's dmc package (its models) imports GitPython
     from douzero.dmc.models import model_dict
-    paths = []
+    from douzero.env.game import GameEnv
+    from douzero.evaluation.simulation import load_card_play_models
+    torch.manual_seed(0)
+    paths = {}
     for pos in ("landlord", "landlord_up", "landlord_down"):
-        p = tmp_path / f"{pos}.ckpt"
-        torch.save(model_dict[pos]().state_dict(), p)
-        paths.append(str(p))
+        paths[pos] = str(tmp_path / f"{pos}.ckpt")
+        torch.save(model_dict[pos]().state_dict(), paths[pos])
     np.random.seed(8)
-    res = DZ.evaluate(*paths, [DZ.random_deal() for _ in range(4)])
-    assert res["games"] == 4
+    deals = [DZ.random_deal() for _ in range(6)]
+    agents = load_card_play_models(paths)
+    results = []
+    for cls in (GameEnv, DZ.GameEnv):
+        env = cls(agents)
+        for d in deals:
+            env.card_play_init(copy.deepcopy(d))
+            while not env.game_over:
+                env.step()
+            env.reset()
+        results.append((env.num_wins, env.num_scores))
+    assert results[0] == results[1]
+    res = DZ.evaluate(paths["landlord"], paths["landlord_up"], paths["landlord_down"], deals)
+    assert res["games"] == 6
+    assert res["wp"]["landlord"] == results[0][0]["landlord"] / 6
