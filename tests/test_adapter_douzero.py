@@ -201,6 +201,7 @@ def play_both(seed, objective, given_deal, tally, script=(), deal=None):
         dz_obs, dz_r, dz_done, _ = dz.step(list(action))
         fd_obs, fd_r, fd_done, _ = fd.step(list(action))
         assert (dz_r, dz_done) == (fd_r, fd_done)
+        assert dz._acting_player_position == fd._acting_player_position
         assert type(fd_r) is float
         if dz_done:
             assert fd_obs is None

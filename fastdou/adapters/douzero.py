@@ -238,14 +238,15 @@ class _Hand:
         if a is None or len(action) != len(_LISTS[packed]):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
+        self._step(a)
         self.seq.append(packed)
         self._ids.append(a)
-        self._step(a)
         return self._over
 
     @property
     def seat(self) -> int:
-        return len(self.seq) % 3
+        """The seat to act (once the hand is over: the seat that ended it, as DouZero)."""
+        return (len(self.seq) - self._over) % 3
 
     # ------------------------------------------------------------------ views
     def bombs(self) -> int:
@@ -264,7 +265,7 @@ class _Hand:
     def infoset(self) -> InfoSet:
         """DouZero's infoset before the next action (after the last one: before it), built
         from the deal and the actions alone."""
-        t = len(self.seq) - 1 if self.done else len(self.seq)
+        t = len(self.seq) - self._over
         return reference_infoset(self._dealt, self._kitty, self.seq[:t], self._legal)
 
 
