@@ -161,18 +161,22 @@ def encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
     z[:] = 0
     _no_action(state, seat, x_no_action)
     _history(state, z)
+    n = actions.shape[0]
+    if n == 0:
+        return
     m = x_no_action.shape[0]
-    row = np.zeros(CARD_FEATURES, np.int8)
-    for i in range(actions.shape[0]):
-        row[:] = 0
-        card_block(actions[i], row, 0)
-        for j in range(m):
-            x_batch[i, j] = x_no_action[j]
-        for j in range(CARD_FEATURES):
-            x_batch[i, m + j] = row[j]
-        for a in range(Z_ROWS):
-            for b in range(Z_COLS):
-                z_batch[i, a, b] = z[a, b]
+    for j in range(m):                       # row 0, then copies of it
+        x_batch[0, j] = x_no_action[j]
+    flat = z.reshape(Z_ROWS * Z_COLS)
+    z0 = z_batch[0].reshape(Z_ROWS * Z_COLS)
+    for j in range(Z_ROWS * Z_COLS):
+        z0[j] = flat[j]
+    for i in range(1, n):
+        x_batch[i, :m] = x_batch[0, :m]
+        z_batch[i] = z_batch[0]
+    for i in range(n):
+        x_batch[i, m:] = 0
+        card_block(actions[i], x_batch[i], m)
 
 
 @leaf
