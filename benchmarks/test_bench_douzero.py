@@ -19,7 +19,6 @@ DouZero is installed with ``pip install --no-deps douzero==1.1.0`` when missing,
 """
 
 import random
-import time
 
 import numpy as np
 import pytest
