@@ -477,3 +477,22 @@ def test_model_agents_with_torch(tmp_path):
     res = DZ.evaluate(paths["landlord"], paths["landlord_up"], paths["landlord_down"], deals)
     assert res["games"] == 6
     assert res["wp"]["landlord"] == results[0][0]["landlord"] / 6
+
+
+def test_douzero_training_wrapper_with_torch():
+    """DouZero's training loop wraps its Env in ``dmc.env_utils.Environment`` (torch
+    tensors of the observation, reset when a hand ends): the adapter fits it."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("git")
+    from douzero.dmc.env_utils import Environment
+    wrapped = Environment(DZ.Env("adp"), "cpu")
+    np.random.seed(9)
+    position, obs, out = wrapped.initial()
+    rng = random.Random(9)
+    hands = 0
+    for _ in range(300):
+        assert obs["x_batch"].shape[0] == len(obs["legal_actions"])
+        assert obs["z_batch"].dtype == torch.float32
+        position, obs, out = wrapped.step(rng.choice(obs["legal_actions"]))
+        hands += bool(out["done"])
+    assert hands >= 2 and position in DZ.POSITIONS

@@ -353,6 +353,9 @@ class Env:
             self._infoset = self._hand.infoset()
         return self._infoset
 
+    def close(self) -> None:
+        """Nothing to release (DouZero's training wrapper calls it)."""
+
     @property
     def game(self) -> Game:
         """The fastdou Game of the hand so far (caught up with the steps when read; play
