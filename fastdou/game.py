@@ -90,16 +90,19 @@ def _action_from_json(a, rules):
                       f"not {short(a)}")
 
 
-def _deal_of(state, rules, after: int) -> dict:
-    hands = [_cards.to_text(_cards.unpack(int(state[S.G_HANDS + p])))
-             for p in range(rules.players)]
+def _deal_of(state, rules, after: int, holder: int = -1) -> dict:
+    """The deal in ``state``; ``holder``: a seat already holding the kitty, shown without it."""
+    packed = [int(state[S.G_HANDS + p]) for p in range(rules.players)]
+    if holder >= 0:
+        packed[holder] -= int(state[S.G_KITTY])
+    hands = [_cards.to_text(_cards.unpack(h)) for h in packed]
     return {"after": after, "hands": hands,
             "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
 
 
 def _start_play(state, rules, begin: dict, start, landlord) -> None:
     """Apply ``start="play"`` (the landlord fixed, straight into play) to a fresh deal."""
-    if start not in STARTS:
+    if not isinstance(start, str) or start not in STARTS:
         raise ArgumentError(f"start is 'bidding' or 'play', not {short(start)}")
     if start == "bidding":
         if landlord is not None:
@@ -118,8 +121,20 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         begin["landlord"] = seat
 
 
-class _ActionId(int):
-    """An action pushed by its id (decoded when a record or result is written)."""
+def _is_logged_id(action) -> bool:
+    """Whether a logged action was pushed by its id (``push_id`` logs ``~id``, below 0;
+    ``push`` logs a Move or a phase value of 0 or more)."""
+    return type(action) is int and action < 0
+
+
+_WRITABLE_RULES: dict = {}
+
+
+def _writable_rules(rules) -> np.ndarray:
+    """A private writable copy of ``rules.array`` (shared by games; never written)."""
+    if rules not in _WRITABLE_RULES:
+        _WRITABLE_RULES[rules] = np.array(rules.array)
+    return _WRITABLE_RULES[rules]
 
 
 class Game:
@@ -132,6 +147,7 @@ class Game:
         self._log = np.empty((_LOG_HINT, S.STATE_SIZE), np.int64)  # row k: the state
         self._actions: list = []     # before action k; the actions, for pop and the record
         self._table = None           # the action table, fetched when ids are first used
+        self._kernel = None          # (rules array, table arrays), writable: see _id_args
         self._ids = None             # scratch for legal ids: (ids, records)
         self._n_ids = -1             # how many of them are the legal ids now (-1: unknown)
 
@@ -155,12 +171,14 @@ class Game:
 
     @classmethod
     def from_hands(cls, hands, rules="classic", *, kitty=None, first: int = 0,
-                   landlords=None, seed: int = 0, start: str = "bidding",
+                   landlords=None, marked=None, seed: int = 0, start: str = "bidding",
                    landlord=None) -> "Game":
         """A hand dealt by the caller: one hand per seat (any card notation) and the kitty.
 
         Bidding opens with seat ``first``. Marked-card rules (five_player) take
-        ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord). Redeals,
+        ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord) and
+        optionally ``marked``, the marked card's rank (a token such as ``"7"``; the dark
+        landlord's first play holding that rank then reveals it, RULES.md §4.5). Redeals,
         if nobody takes the landlord, deal from ``seed``. ``start="play"``: seat
         ``landlord`` (default 0) takes the kitty and leads at once (see :meth:`new`).
         """
@@ -191,8 +209,18 @@ class Game:
             if not isinstance(landlords, (list, tuple)) or len(landlords) != 2:
                 raise ArgumentError("marked-card rules need landlords=(bright, dark) seats")
             bright, dark = (_seat("landlords", s, rules.players) for s in landlords)
-        elif landlords is not None:
-            raise ArgumentError(f"landlords= is for marked-card rules; {rules.name} bids")
+        elif landlords is not None or marked is not None:
+            raise ArgumentError(f"landlords= and marked= are for marked-card rules; "
+                                f"{rules.name} bids")
+        mark = -1
+        if marked is not None:
+            if marked not in _cards.TOKENS[:S.N_SUITED_RANKS]:
+                raise ArgumentError(f"marked is a non-joker rank token, not {short(marked)}")
+            mark = _cards.TOKENS.index(marked)
+            holders = [s for s in {bright, dark} if counts[s][mark] == 0]
+            if holders:
+                raise InvalidCardsError(f"landlord seat {holders[0]} holds no {marked}, "
+                                        f"the marked card")
         state = E.new_state()
         state[S.G_SEED] = seed
         packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
@@ -202,6 +230,9 @@ class Game:
                  "kitty": _cards.to_text(kit), "first": first}
         if rules.bidding == "marked":
             begin["landlords"] = [bright, dark]
+        if mark >= 0:
+            state[S.G_MARKED] = 4 * mark            # the suit does not matter to play
+            begin["marked"] = marked
         _start_play(state, rules, begin, start, landlord)
         return cls(rules, state, begin)
 
@@ -289,6 +320,15 @@ class Game:
     def is_terminal(self) -> bool:
         return self._state[S.G_PHASE] == S.PH_DONE
 
+    @property
+    def scores(self) -> tuple:
+        """Every seat's score change once the hand is over (``result().scores`` without
+        building the rest of the result)."""
+        if not self.is_terminal():
+            raise GameStateError("the hand is not over")
+        return tuple(float(self._state[S.G_SCORES + s]) / S.SCORE_UNIT
+                     for s in range(self.rules.players))
+
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
         out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
@@ -359,7 +399,7 @@ class Game:
                 raise IllegalMoveError(f"seat {self.current_player} does not hold "
                                        f"{Move.from_record(record).text()}")
         self._log_row()[:] = self._state
-        self._actions.append(action)
+        self._actions.append(Move.from_record(record) if isinstance(action, str) else action)
         self._n_ids = -1
         E.apply(self._state, self.rules.array, record)
 
@@ -379,19 +419,24 @@ class Game:
             self._table = action_table(self.rules)
         return self._table
 
+    def _id_args(self) -> tuple:
+        """``(rules array, keys, key_ids, id_records, selection)`` as writable arrays, which
+        Numba's dispatch takes faster than the read-only public ones; never written."""
+        if self._kernel is None:
+            self._kernel = (_writable_rules(self.rules),) + self.action_table._writable
+        return self._kernel
+
     def legal_action_ids(self) -> np.ndarray:
         """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order."""
         n = self._n_ids
         if n < 0:
-            t = self._table or self.action_table
+            ra, keys, key_ids, _, selection = self._kernel or self._id_args()
             ids, records = self._ids_scratch()
-            n = KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+            n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             if n > len(ids):
                 self._ids = ids, records = (np.empty(n, np.int64),
                                             np.empty((n, REC_WIDTH), np.uint64))
-                KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+                KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             self._n_ids = n
         return self._ids[0][:n].copy()
 
@@ -428,30 +473,30 @@ class Game:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        t = self._table or self.action_table
+        ra, keys, key_ids, id_records, selection = self._kernel or self._id_args()
         if type(action_id) is not int and not isinstance(action_id, np.integer):
             raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
         k = len(self._actions)
         if k == len(self._log):
             self._log_row()
         ids, records = self._ids or self._ids_scratch()
-        a = int(action_id)
-        n = KA.step_id(self._state, self.rules.array, t.keys, t.key_ids, t.id_records,
-                       t.selection, a if 0 <= a < t.size else -1, self._log, k, records, ids)
+        a = action_id if type(action_id) is int else int(action_id)
+        n = KA.step_id(self._state, ra, keys, key_ids, id_records, selection,
+                       a if 0 <= a < len(id_records) else -1, self._log, k, records, ids)
         if n < 0:
             status = -n
             if status == KA.HAND_OVER:
                 raise GameStateError("the hand is over")
             raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
                 rules=self.rules.name, phase=self.phase, seat=self.current_player))
-        self._actions.append(_ActionId(action_id))
+        self._actions.append(~a)     # an action pushed by id is logged as ~id (< 0)
         self._n_ids = n if n <= len(ids) else -1
 
     def _decoded(self, before, action):
         """A stacked action as :meth:`push` takes it (ids decoded by the table)."""
-        if not isinstance(action, _ActionId):
+        if not _is_logged_id(action):
             return action
-        record = self.action_table.id_records[action]
+        record = self.action_table.id_records[~action]
         if before[S.G_PHASE] == S.PH_PLAY:
             return Move.from_record(record)
         return int(record[0])
@@ -489,7 +534,7 @@ class Game:
         action = self._actions.pop()
         self._state[:] = self._log[len(self._actions)]
         self._n_ids = -1
-        return action
+        return ~action if _is_logged_id(action) else action
 
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))
@@ -499,16 +544,14 @@ class Game:
 
     # ----------------------------------------------------------------- result and record
     def result(self) -> GameResult:
-        if not self.is_terminal():
-            raise GameStateError("the hand is not over")
+        scores = self.scores
         st = self._state
-        n = self.rules.players
         spring = int(st[S.G_SPRING])
         history = [(seat, phase, action.text() if isinstance(action, Move) else action)
                    for seat, phase, action in self.history]
         return GameResult(
             winner=SIDES[int(st[S.G_WINNER])],
-            scores=tuple(float(st[S.G_SCORES + s]) / S.SCORE_UNIT for s in range(n)),
+            scores=scores,
             multiplier=int(st[S.G_MULT]),
             causes={"bombs": int(st[S.G_BOMBS]), "rockets": int(st[S.G_ROCKETS]),
                     "spring": spring == S.SPRUNG_SPRING,
@@ -523,9 +566,11 @@ class Game:
     def deals(self) -> list:
         """Every deal of the hand, redeals included: ``{"after": k, "hands": [...], "kitty":
         ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
-        Hands as dealt (with marked-card rules the bright landlord holds the kitty)."""
+        Hands as dealt, before the landlord takes the kitty (with marked-card rules the
+        bright landlord holds it)."""
         states = list(self._log[:len(self._actions)]) + [self._state]
-        out = [_deal_of(states[0], self.rules, -1)]
+        taken = self._start.get("landlord", -1) if self.rules.landlord_gets_kitty else -1
+        out = [_deal_of(states[0], self.rules, -1, taken)]
         for k in range(len(self._actions)):
             if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
                     states[k + 1][S.G_PHASE] != S.PH_DONE:
@@ -578,6 +623,7 @@ class Game:
                 game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
                                       first=start.get("first", 0), seed=start.get("seed", 0),
                                       landlords=start.get("landlords"),
+                                      marked=start.get("marked"),
                                       start=start.get("start", "bidding"),
                                       landlord=start.get("landlord"))
             else:

@@ -1,2 +1,3 @@
-"""Drop-in environments of other Dou Dizhu packages on fastdou (``fastdou.adapters.douzero``
-and the others), each checked against the real package in the tests."""
+"""Adapters that present fastdou games through other libraries' interfaces (each imports its
+library; import the submodule you need, e.g. ``fastdou.adapters.openspiel`` or
+``fastdou.adapters.pettingzoo``)."""
