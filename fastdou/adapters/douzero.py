@@ -176,6 +176,19 @@ def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
     return value if landlord_won else -value
 
 
+_ARGS: list = []
+_WRITABLE: dict = {}         # rules -> a writable copy of its array
+
+
+def _kernel_args(table) -> tuple:
+    """``step_observe``'s rules and table arrays, as private writable copies (Numba's
+    dispatch takes read-only arrays markedly slower); never written."""
+    if not _ARGS:
+        _ARGS.append(tuple(np.array(a) for a in (RULES.array, table.keys, table.key_ids,
+                                                 table.selection, table.id_records)))
+    return _ARGS[0]
+
+
 class _Hand:
     """One hand on fastdou with DouZero's view of it. The hand starts as a fastdou ``Game``
     (``from_hands``, ``start="play"``); each step is one compiled call
@@ -191,8 +204,7 @@ class _Hand:
         self._dealt = [hands[0] + kitty, hands[1], hands[2]]
         self._kitty = list(card_play_data["three_landlord_cards"])
         self._game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
-        t = self._game.action_table
-        self._args = (RULES.array, t.keys, t.key_ids, t.selection, t.id_records)
+        self._args = _kernel_args(self._game.action_table)
         self._state = self._game.state
         self.seq = []                # every action's packed cards
         self._ids = []               # and its action id
@@ -384,7 +396,10 @@ def encode(game) -> dict:
         raise GameStateError(f"DouZero's encoding is of the play phase; the game is in its "
                              f"{game.phase} phase")
     st = game.state
-    actions, x_batch, z_batch, x_no_action, z = DE.observe(st, r.array)
+    rules = _WRITABLE.get(r)
+    if rules is None:
+        rules = _WRITABLE[r] = np.array(r.array)    # dispatched faster than read-only
+    actions, x_batch, z_batch, x_no_action, z = DE.observe(st, rules)
     rel = (int(st[S.G_PLAYER]) - int(st[S.G_LANDLORD])) % 3
     return {"position": POSITIONS[rel], "x_batch": x_batch, "z_batch": z_batch,
             "legal_actions": [card_list(c) for c in actions[1].tolist()],
