@@ -141,13 +141,37 @@ def _no_action(state, seat, x):
 @kernel
 def _history(state, z):
     """Fill ``z`` (zeroed, (5, 162)) with the last 15 play actions, oldest first."""
+    _history_at(state, z.reshape(Z_ROWS * Z_COLS), 0)
+
+
+@kernel
+def _history_at(state, flat, offset):
+    """``z`` written flat into ``flat[offset:]`` (zeroed)."""
     t = state[G_TURNS]
-    flat = z.reshape(Z_ROWS * Z_COLS)
     for j in range(Z_MOVES):
         k = t - Z_MOVES + j
         if k >= 0:
             card_block(np.uint64(state[G_HISTORY + 3 * (k % HISTORY_LEN)]), flat,
-                       CARD_FEATURES * j)
+                       offset + CARD_FEATURES * j)
+
+
+VECTOR_SIZE = X_FARMER - CARD_FEATURES + Z_ROWS * Z_COLS
+
+
+@kernel
+def vector_size(rules):
+    """Entries of one game's DouZero row in ``fastdou.VectorEnv``: ``x_no_action`` (319
+    for the landlord, 430 for a farmer; zeros after the landlord's) then ``z`` flattened
+    (810). ``x_batch`` is that ``x_no_action`` beside each action's card block."""
+    return VECTOR_SIZE
+
+
+@kernel
+def vector_encode(state, rules, seat, out):
+    """Write ``seat``'s DouZero row (``vector_size``) into ``out`` (int8)."""
+    out[:] = 0
+    _no_action(state, seat, out[:no_action_size(state, seat)])
+    _history_at(state, out, X_FARMER - CARD_FEATURES)
 
 
 @kernel
