@@ -1,0 +1,1 @@
+"""Adapters: fastdou games behind other packages' environment interfaces (RLCard, ...)."""

@@ -1,0 +1,145 @@
+"""RLCard's Dou Dizhu observation vector, compiled: the ``obs`` that
+``rlcard.envs.doudizhu.DoudizhuEnv._extract_state`` makes, read straight from a fastdou
+classic play-phase state array (see ``fastdou.kernels.state``).
+
+Card block (54 int8): rank ``r`` (0..12 for 3..2) fills entries ``4r .. 4r+3`` with a
+thermometer of its count (``c`` ones, then zeros); entry 52 is the small joker, 53 the big.
+A pass, an empty slot and "no action" are all zeros.
+
+Seat 0 (the landlord), 790 entries, in order: its hand; the other two hands together; the
+last action; the last 9 actions (oldest first, zero blocks before the first action); the
+cards seat 2 (up) played; the cards seat 1 (down) played; seat 2's cards left (one-hot of
+17); seat 1's cards left (one-hot of 17).
+
+Seats 1 and 2 (farmers), 901 entries: hand; others' hands; last action; last 9 actions;
+the landlord's played cards; the teammate's played cards; the landlord's "last" action;
+the teammate's "last" action; the landlord's cards left (one-hot of 20); the teammate's
+(one-hot of 17).
+
+"Last action" is the last action unless it is a pass, then the one before (zeros when
+that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
+
+* the farmer's "last" landlord and teammate actions are their FIRST play-phase actions
+  (rlcard#292: a loop over ``reversed(trace)`` keeps the earliest); ``fix`` takes their
+  most recent action (a pass: zeros);
+* a one-hot of ``n`` cards left sets entry ``n - 1``, so 0 cards (a finished hand) sets
+  the LAST entry, the same as a full hand; ``fix`` leaves the block all zeros.
+"""
+
+import numpy as np
+
+from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_PLAY_TURNS, G_PLAYED, G_SEAT_FIRST,
+                                   G_SEAT_LAST, HISTORY_LEN)
+
+BLOCK = 54           # one card block
+N_RECENT = 9         # actions in the "last 9 actions" part
+LANDLORD_SIZE = 790
+FARMER_SIZE = 901
+LANDLORD_HAND_MAX = 20
+FARMER_HAND_MAX = 17
+
+
+@leaf
+def write_cards(packed, out, at):
+    """Write the card block of packed cards ``packed`` at ``out[at:at + 54]``."""
+    p = np.uint64(packed)
+    for r in range(13):
+        c = np.int64((p >> np.uint64(4 * r)) & np.uint64(15))
+        for k in range(4):
+            out[at + 4 * r + k] = 1 if k < c else 0
+    out[at + 52] = 1 if (p >> np.uint64(52)) & np.uint64(15) else 0
+    out[at + 53] = 1 if (p >> np.uint64(56)) & np.uint64(15) else 0
+
+
+@leaf
+def _n_cards(packed):
+    p = np.uint64(packed)
+    n = 0
+    for r in range(15):
+        n += np.int64((p >> np.uint64(4 * r)) & np.uint64(15))
+    return n
+
+
+@leaf
+def _write_left(n, size, fix, out, at):
+    """One-hot of ``n`` cards left over ``size`` entries (RLCard's ``n - 1`` indexing)."""
+    for k in range(size):
+        out[at + k] = 0
+    if n > 0:
+        out[at + n - 1] = 1
+    elif not fix:
+        out[at + size - 1] = 1       # RLCard: one_hot[-1] = 1 for 0 cards
+
+
+@leaf
+def _action_cards(state, t):
+    """Cards of play-phase action number ``t`` (0 for a pass); ``t`` must be in the ring."""
+    slot = G_HISTORY + 3 * (t % HISTORY_LEN)
+    return state[slot] if state[slot + 1] != 0 else 0
+
+
+@leaf
+def _seat_action(state, base, seat):
+    """Cards of the seat action stored at ``base + 2 * seat`` (0: a pass or none yet)."""
+    return state[base + 2 * seat] if state[base + 2 * seat + 1] > 0 else 0
+
+
+@leaf
+def encode_into(state, seat, fix, out):
+    """Write seat ``seat``'s RLCard observation of ``state`` into ``out`` (790 int8 for
+    seat 0, 901 for a farmer); ``fix`` != 0 takes the corrected readings above."""
+    turns = state[G_PLAY_TURNS]
+    write_cards(state[G_HANDS + seat], out, 0)
+    others = np.int64(0)
+    for s in range(3):
+        if s != seat:
+            others += state[G_HANDS + s]
+    write_cards(others, out, BLOCK)
+    last = np.int64(0)
+    if turns > 0:
+        last = _action_cards(state, turns - 1)
+        if last == 0 and turns > 1:
+            last = _action_cards(state, turns - 2)
+    write_cards(last, out, 2 * BLOCK)
+    at = 3 * BLOCK
+    for k in range(N_RECENT):
+        t = turns - N_RECENT + k
+        write_cards(_action_cards(state, t) if t >= 0 else 0, out, at)
+        at += BLOCK
+    if seat == 0:
+        write_cards(state[G_PLAYED + 2], out, at)
+        write_cards(state[G_PLAYED + 1], out, at + BLOCK)
+        at += 2 * BLOCK
+        _write_left(_n_cards(state[G_HANDS + 2]), FARMER_HAND_MAX, fix, out, at)
+        _write_left(_n_cards(state[G_HANDS + 1]), FARMER_HAND_MAX, fix, out,
+                    at + FARMER_HAND_MAX)
+        return
+    mate = 3 - seat
+    seen = G_SEAT_LAST if fix else G_SEAT_FIRST
+    write_cards(state[G_PLAYED], out, at)
+    write_cards(state[G_PLAYED + mate], out, at + BLOCK)
+    write_cards(_seat_action(state, seen, 0), out, at + 2 * BLOCK)
+    write_cards(_seat_action(state, seen, mate), out, at + 3 * BLOCK)
+    at += 4 * BLOCK
+    _write_left(_n_cards(state[G_HANDS]), LANDLORD_HAND_MAX, fix, out, at)
+    _write_left(_n_cards(state[G_HANDS + mate]), FARMER_HAND_MAX, fix, out,
+                at + LANDLORD_HAND_MAX)
+
+
+@kernel
+def encode(state, seat, fix):
+    """Seat ``seat``'s RLCard observation of ``state`` as a new int8 array."""
+    out = np.empty(LANDLORD_SIZE if seat == 0 else FARMER_SIZE, dtype=np.int8)
+    encode_into(state, seat, fix, out)
+    return out
+
+
+@kernel
+def card_rows(packed):
+    """The card block of every packed multiset of ``packed[n]``: an ``(n, 54)`` int8 array
+    (RLCard's ``_cards2array`` of each action)."""
+    out = np.empty((packed.shape[0], BLOCK), dtype=np.int8)
+    for i in range(packed.shape[0]):
+        write_cards(packed[i], out[i], 0)
+    return out
