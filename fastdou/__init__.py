@@ -7,6 +7,7 @@
 """
 
 from fastdou import cards
+from fastdou.actions import ActionTable, action_table
 from fastdou.errors import (AmbiguousMoveError, ArgumentError, FastdouError, GameStateError,
                             IllegalMoveError, InvalidCardsError, PolicyError, PositionError,
                             RecordError, RulesError)
@@ -14,6 +15,7 @@ from fastdou.game import Game, GameResult
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.kinds import Kind
 from fastdou.moves import Move, MoveList, classify
+from fastdou.observation import Observation
 from fastdou.rules import PRESETS, PROFILES, Rules, rules
 from fastdou.compare import Comparison, compare
 from fastdou.position import Position
@@ -23,10 +25,11 @@ from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide,
 
 __version__ = "0.1.0"
 __all__ = [
-    "AmbiguousMoveError", "ArgumentError", "Comparison", "FastdouError", "Game", "GameResult",
-    "GameStateError", "IllegalMoveError", "InvalidCardsError", "Kind", "LimitError", "Move",
-    "MoveList", "PRESETS", "PROFILES", "PolicyError", "Position", "PositionError",
-    "RecordError", "Rules", "RulesError", "SimulationResult", "Solution", "Summary", "beats",
-    "cards", "classify", "compare", "generate_batch", "legal_moves", "load_results",
-    "min_plays", "perft", "perft_divide", "rules", "simulate", "solve",
+    "action_table", "ActionTable", "AmbiguousMoveError", "ArgumentError", "beats", "cards",
+    "classify", "compare", "Comparison", "FastdouError", "Game", "GameResult",
+    "GameStateError", "generate_batch", "IllegalMoveError", "InvalidCardsError", "Kind",
+    "legal_moves", "LimitError", "load_results", "min_plays", "Move", "MoveList",
+    "Observation", "perft", "perft_divide", "PolicyError", "Position", "PositionError",
+    "PRESETS", "PROFILES", "RecordError", "Rules", "rules", "RulesError", "simulate",
+    "SimulationResult", "Solution", "solve", "Summary",
 ]

@@ -17,6 +17,8 @@ from fastdou import cards as _cards
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
                             InvalidCardsError, PositionError, RecordError)
+from fastdou.kernels import action_ids as KA
+from fastdou.kernels import encoding as KE
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
@@ -25,9 +27,14 @@ from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
 _ACTIONS_HINT = 256   # a first buffer for legal actions; a position with more gets its own
+_LOG_HINT = 128       # room for the states before this many actions; it doubles when full
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
 SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
+STARTS = ("bidding", "play")
+_PUSH_ERRORS = {KA.BAD_ID: "is not an action id of {rules}",
+                KA.WRONG_PHASE: "is not an action of the {phase} phase",
+                KA.NOT_HELD: "is a move seat {seat} does not hold"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +97,31 @@ def _deal_of(state, rules, after: int) -> dict:
             "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
 
 
+def _start_play(state, rules, begin: dict, start, landlord) -> None:
+    """Apply ``start="play"`` (the landlord fixed, straight into play) to a fresh deal."""
+    if start not in STARTS:
+        raise ArgumentError(f"start is 'bidding' or 'play', not {short(start)}")
+    if start == "bidding":
+        if landlord is not None:
+            raise ArgumentError("landlord= fixes the landlord for start='play'")
+        return
+    if rules.bidding == "marked":
+        if landlord is not None:
+            raise ArgumentError(f"{rules.name} names its landlords by the marked card; "
+                                f"landlord= does not apply")
+        seat = 0
+    else:
+        seat = _seat("landlord", 0 if landlord is None else landlord, rules.players)
+    E.skip_to_play(state, rules.array, seat)
+    begin["start"] = "play"
+    if rules.bidding != "marked":
+        begin["landlord"] = seat
+
+
+class _ActionId(int):
+    """An action pushed by its id (decoded when a record or result is written)."""
+
+
 class Game:
     """One hand of play. Build it with :meth:`new` or :meth:`from_hands`."""
 
@@ -97,27 +129,40 @@ class Game:
         self.rules = rules
         self._state = state
         self._start = start          # how the hand began, for the game record
-        self._stack: list = []       # (state before, action) for pop and the record
+        self._log = np.empty((_LOG_HINT, S.STATE_SIZE), np.int64)  # row k: the state
+        self._actions: list = []     # before action k; the actions, for pop and the record
+        self._table = None           # the action table, fetched when ids are first used
+        self._ids = None             # scratch for legal ids: (ids, records)
+        self._n_ids = -1             # how many of them are the legal ids now (-1: unknown)
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def new(cls, rules="classic", *, seed: int = 0, deal: int = 0) -> "Game":
+    def new(cls, rules="classic", *, seed: int = 0, deal: int = 0, start: str = "bidding",
+            landlord=None) -> "Game":
         """Deal ``deal`` of ``seed``: the same cards, first bidder and redeals as
-        :func:`fastdou.simulate` plays for that deal."""
+        :func:`fastdou.simulate` plays for that deal.
+
+        ``start="play"`` fixes the landlord and goes straight into play (DouZero's and
+        RLCard's setting): seat ``landlord`` (default 0) takes the kitty at base score 1 and
+        leads; marked-card rules keep the landlords the deal names."""
         rules = as_rules(rules)
         seed, deal = whole("seed", seed), whole("deal", deal)
         state = E.new_state()
         E.start(state, rules.array, int(seed), int(deal))
-        return cls(rules, state, {"seed": int(seed), "deal": int(deal)})
+        begin = {"seed": int(seed), "deal": int(deal)}
+        _start_play(state, rules, begin, start, landlord)
+        return cls(rules, state, begin)
 
     @classmethod
     def from_hands(cls, hands, rules="classic", *, kitty=None, first: int = 0,
-                   landlords=None, seed: int = 0) -> "Game":
+                   landlords=None, seed: int = 0, start: str = "bidding",
+                   landlord=None) -> "Game":
         """A hand dealt by the caller: one hand per seat (any card notation) and the kitty.
 
         Bidding opens with seat ``first``. Marked-card rules (five_player) take
         ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord). Redeals,
-        if nobody takes the landlord, deal from ``seed``.
+        if nobody takes the landlord, deal from ``seed``. ``start="play"``: seat
+        ``landlord`` (default 0) takes the kitty and leads at once (see :meth:`new`).
         """
         rules = as_rules(rules)
         if not isinstance(hands, (list, tuple)):
@@ -153,11 +198,12 @@ class Game:
         packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
         E.start_from_hands(state, rules.array, packed, np.uint64(_cards.pack(kit)), first,
                            bright, dark)
-        start = {"seed": int(seed), "hands": [_cards.to_text(c) for c in counts],
+        begin = {"seed": int(seed), "hands": [_cards.to_text(c) for c in counts],
                  "kitty": _cards.to_text(kit), "first": first}
         if rules.bidding == "marked":
-            start["landlords"] = [bright, dark]
-        return cls(rules, state, start)
+            begin["landlords"] = [bright, dark]
+        _start_play(state, rules, begin, start, landlord)
+        return cls(rules, state, begin)
 
     # ----------------------------------------------------------------- positions
     @classmethod
@@ -174,13 +220,13 @@ class Game:
         E._reset(state, 0, 0)
         for s, counts in enumerate(pos.hands):
             state[S.G_HANDS + s] = np.int64(np.uint64(_cards.pack(counts)))
-        state[S.G_PHASE] = S.PH_PLAY
-        state[S.G_PLAYER] = pos.to_move
         state[S.G_FIRST] = pos.landlord
         state[S.G_LANDLORD] = pos.landlord
         state[S.G_PARTNER] = -1 if pos.partner is None else pos.partner
         state[S.G_TEAM] = pos.team
         state[S.G_BID] = 1
+        E.begin_play(state, pos.rules.array)
+        state[S.G_PLAYER] = pos.to_move
         if pos.last is not None:
             state[S.G_LAST_CARDS] = np.int64(np.uint64(pos.last.packed))
             state[S.G_LAST_INFO] = pos.last.info
@@ -199,7 +245,8 @@ class Game:
                                 "form (a Position ends only when a hand is empty)")
         leading = st[S.G_LAST_INFO] == 0
         partner = int(st[S.G_PARTNER])
-        return Position([self.hand(s) for s in range(self.rules.players)], self.rules,
+        hands = [self.perfect_information_hand(s) for s in range(self.rules.players)]
+        return Position(hands, self.rules,
                         landlord=self.landlord, partner=None if partner < 0 else partner,
                         to_move=self.current_player,
                         last=None if leading else self.last_move,
@@ -228,8 +275,9 @@ class Game:
     def multiplier(self) -> int:
         return int(self._state[S.G_MULT])
 
-    def hand(self, seat: int) -> np.ndarray:
-        """The 15 counts seat ``seat`` holds."""
+    def perfect_information_hand(self, seat: int) -> np.ndarray:
+        """The 15 counts seat ``seat`` holds: perfect information, hidden from the other
+        seats (a seat's own view is :meth:`observation`)."""
         seat = _seat("seat", seat, self.rules.players)
         return _cards.unpack(int(self._state[S.G_HANDS + seat]))
 
@@ -290,7 +338,7 @@ class Game:
         move = Move.from_record(record)
         if move.is_pass:
             return f"seat {seat} leads and may not pass"
-        held = self.hand(seat)
+        held = self.perfect_information_hand(seat)
         if (move.cards > held).any():
             return f"seat {seat} does not hold {move.text()}"
         last = self.last_move
@@ -310,20 +358,143 @@ class Game:
             if not contains(held, record[0]):
                 raise IllegalMoveError(f"seat {self.current_player} does not hold "
                                        f"{Move.from_record(record).text()}")
-        self._stack.append((self._state.copy(), action))
+        self._log_row()[:] = self._state
+        self._actions.append(action)
+        self._n_ids = -1
         E.apply(self._state, self.rules.array, record)
+
+    def _log_row(self) -> np.ndarray:
+        """The log row for the state before the next action (the log grows when full)."""
+        k = len(self._actions)
+        if k == len(self._log):
+            self._log = np.concatenate([self._log, np.empty_like(self._log)])
+        return self._log[k]
+
+    # ----------------------------------------------------------------- action ids
+    @property
+    def action_table(self):
+        """The :class:`~fastdou.ActionTable` of this game's rules."""
+        if self._table is None:
+            from fastdou.actions import action_table
+            self._table = action_table(self.rules)
+        return self._table
+
+    def legal_action_ids(self) -> np.ndarray:
+        """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order."""
+        n = self._n_ids
+        if n < 0:
+            t = self._table or self.action_table
+            ids, records = self._ids_scratch()
+            n = KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
+                             records, ids)
+            if n > len(ids):
+                self._ids = ids, records = (np.empty(n, np.int64),
+                                            np.empty((n, REC_WIDTH), np.uint64))
+                KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
+                             records, ids)
+            self._n_ids = n
+        return self._ids[0][:n].copy()
+
+    def _ids_scratch(self) -> tuple:
+        if self._ids is None:
+            self._ids = (np.empty(_ACTIONS_HINT, np.int64),
+                         np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64))
+        return self._ids
+
+    def action_mask(self) -> np.ndarray:
+        """A ``bool`` array over the action table: True at every legal id."""
+        mask = np.zeros(self.action_table.size, bool)
+        mask[self.legal_action_ids()] = True
+        return mask
+
+    def play_id(self, action_id) -> None:
+        """Apply the action of id ``action_id`` after checking it is legal now."""
+        t = self.action_table
+        if not t.is_action(action_id):
+            raise IllegalMoveError(f"{short(action_id)} is not an action id of "
+                                   f"{self.rules.name} (0..{t.size - 1})")
+        if self.is_terminal():
+            raise IllegalMoveError("the hand is over")
+        if not (self.legal_action_ids() == action_id).any():
+            action = t.action(action_id)
+            if isinstance(action, str):
+                raise IllegalMoveError(f"{action} (id {action_id}) is not allowed in the "
+                                       f"{self.phase} phase now")
+            raise IllegalMoveError(f"id {action_id}: " + self._why_illegal(
+                action, action.record if self.phase == "play" else None))
+        self.push_id(action_id)
+
+    def push_id(self, action_id) -> None:
+        """Apply the action of id ``action_id`` without checking that it is legal now, as
+        :meth:`push` does (only that it is an action of this phase and, in play, that the
+        player holds its cards)."""
+        t = self._table or self.action_table
+        if type(action_id) is not int and not isinstance(action_id, np.integer):
+            raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
+        k = len(self._actions)
+        if k == len(self._log):
+            self._log_row()
+        ids, records = self._ids or self._ids_scratch()
+        a = int(action_id)
+        n = KA.step_id(self._state, self.rules.array, t.keys, t.key_ids, t.id_records,
+                       t.selection, a if 0 <= a < t.size else -1, self._log, k, records, ids)
+        if n < 0:
+            status = -n
+            if status == KA.HAND_OVER:
+                raise GameStateError("the hand is over")
+            raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
+                rules=self.rules.name, phase=self.phase, seat=self.current_player))
+        self._actions.append(_ActionId(action_id))
+        self._n_ids = n if n <= len(ids) else -1
+
+    def _decoded(self, before, action):
+        """A stacked action as :meth:`push` takes it (ids decoded by the table)."""
+        if not isinstance(action, _ActionId):
+            return action
+        record = self.action_table.id_records[action]
+        if before[S.G_PHASE] == S.PH_PLAY:
+            return Move.from_record(record)
+        return int(record[0])
+
+    @property
+    def history(self) -> tuple:
+        """Every action so far: ``(seat, phase, action)``, actions as :meth:`push` takes
+        them (a :class:`Move` in play, an int elsewhere)."""
+        return tuple((int(before[S.G_PLAYER]), PHASES[int(before[S.G_PHASE])],
+                      self._decoded(before, action))
+                     for before, action in zip(self._log, self._actions))
+
+    # ----------------------------------------------------------------- per-seat views
+    def observation(self, seat: int):
+        """What seat ``seat`` may know now: a :class:`~fastdou.Observation`."""
+        from fastdou.observation import observe
+        return observe(self, _seat("seat", seat, self.rules.players))
+
+    def encode(self, seat: int, out=None) -> np.ndarray:
+        """fastdou's numeric encoding of :meth:`observation` (``int8``, layout in
+        ``fastdou.kernels.encoding``), written into ``out`` when given."""
+        seat = _seat("seat", seat, self.rules.players)
+        size = int(KE.encoding_size(self.rules.array))
+        if out is None:
+            out = np.empty(size, np.int8)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)):
+            raise ArgumentError(f"out is an int8 array of shape ({size},)")
+        KE.encode(self._state, self.rules.array, seat, out)
+        return out
 
     def pop(self):
         """Undo the last action exactly and return it."""
-        if not self._stack:
+        if not self._actions:
             raise GameStateError("no action to undo")
-        state, action = self._stack.pop()
-        self._state = state.copy()       # the saved state may be shared with a clone
+        action = self._actions.pop()
+        self._state[:] = self._log[len(self._actions)]
+        self._n_ids = -1
         return action
 
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))
-        g._stack = list(self._stack)
+        g._log = self._log.copy()
+        g._actions = list(self._actions)
         return g
 
     # ----------------------------------------------------------------- result and record
@@ -333,11 +504,8 @@ class Game:
         st = self._state
         n = self.rules.players
         spring = int(st[S.G_SPRING])
-        history = []
-        for before, action in self._stack:
-            seat = int(before[S.G_PLAYER])
-            history.append((seat, PHASES[int(before[S.G_PHASE])],
-                            action.text() if isinstance(action, Move) else action))
+        history = [(seat, phase, action.text() if isinstance(action, Move) else action)
+                   for seat, phase, action in self.history]
         return GameResult(
             winner=SIDES[int(st[S.G_WINNER])],
             scores=tuple(float(st[S.G_SCORES + s]) / S.SCORE_UNIT for s in range(n)),
@@ -356,9 +524,9 @@ class Game:
         """Every deal of the hand, redeals included: ``{"after": k, "hands": [...], "kitty":
         ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
         Hands as dealt (with marked-card rules the bright landlord holds the kitty)."""
-        states = [before for before, _ in self._stack] + [self._state]
+        states = list(self._log[:len(self._actions)]) + [self._state]
         out = [_deal_of(states[0], self.rules, -1)]
-        for k in range(len(self._stack)):
+        for k in range(len(self._actions)):
             if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
                     states[k + 1][S.G_PHASE] != S.PH_DONE:
                 out.append(_deal_of(states[k + 1], self.rules, k))
@@ -367,7 +535,7 @@ class Game:
     def record(self) -> dict:
         """The game record: rules, how the hand began, every action, and every deal."""
         actions = []
-        for before, action in self._stack:
+        for _, _, action in self.history:
             if isinstance(action, Move):
                 actions.append("pass" if action.is_pass else
                                [action.text(), action.kind.name.lower()])
@@ -409,9 +577,13 @@ class Game:
             elif "hands" in start:
                 game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
                                       first=start.get("first", 0), seed=start.get("seed", 0),
-                                      landlords=start.get("landlords"))
+                                      landlords=start.get("landlords"),
+                                      start=start.get("start", "bidding"),
+                                      landlord=start.get("landlord"))
             else:
-                game = cls.new(rules, seed=start.get("seed"), deal=start.get("deal"))
+                game = cls.new(rules, seed=start.get("seed"), deal=start.get("deal"),
+                               start=start.get("start", "bidding"),
+                               landlord=start.get("landlord"))
         except FastdouError as e:
             raise RecordError(f"the record's start: {e}") from None
         for k, a in enumerate(actions):

@@ -67,6 +67,7 @@ class Rules:
     kitty: int = 3
     landlord_gets_kitty: bool = True
     kitty_trump: bool = False      # the first non-joker kitty card, turned up, names a trump
+    kitty_shown: bool = True       # every seat sees the kitty once the landlord takes it
     # Which non-bomb kinds exist, and chain limits.
     kinds: frozenset = _CLASSIC_KINDS
     solo_chain_min: int = 5
@@ -156,6 +157,7 @@ class Rules:
         a[L.R_JOKER_SOLOS] = self.joker_solos
         a[L.R_MAX_BID] = self.max_bid
         a[L.R_KITTY_TRUMP] = self.kitty_trump
+        a[L.R_KITTY_SHOWN] = self.kitty_shown
         if self.card_points:
             a[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_RANKS] = self.card_points
         a.flags.writeable = False
@@ -305,7 +307,7 @@ PRESETS = {
     "classic": dict(),
     "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2,
                        bidding="call_grab", max_grabs=3, handicap=True, spring="none"),
-    "two_landlords": dict(players=2, hand_size=20, kitty=3, bidding="call"),
+    "two_landlords": dict(players=2, hand_size=20, kitty=3, kitty_shown=False, bidding="call"),
     "four_player": dict(
         players=4, decks=2, hand_size=25, kitty=8, joker_pairs=True, bomb_min=4, bomb_max=8,
         kinds=_kinds("solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain",
@@ -313,19 +315,22 @@ PRESETS = {
         bidding="score_once", max_redeals=3,
         bomb_factors=(1, 1, 1, 1, 1, 1, 2, 2, 3), joker_bomb_factor=3),
     "five_player": dict(
-        players=5, decks=2, hand_size=21, kitty=3, bomb_min=4, bomb_max=8, joker_bombs="any",
+        players=5, decks=2, hand_size=21, kitty=3, kitty_shown=False, bomb_min=4, bomb_max=8,
+        joker_bombs="any",
         kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
                      "trio_pair", "plane_pair"),
         bidding="marked", doubling="everyone", spring="losers_silent",
         scoring="team", bomb_factors=(1, 1, 1, 1, 1, 2, 2, 2, 2)),
     "emperor": dict(
-        players=3, decks=2, hand_size=33, kitty=9, joker_pairs=True, bomb_min=5, bomb_max=8,
+        players=3, decks=2, hand_size=33, kitty=9, kitty_shown=False, joker_pairs=True,
+        bomb_min=5, bomb_max=8,
         pair_chain_min=4, trio_chain_min=3,
         kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
                      "trio_pair", "plane_pair", "quad", "quad_chain", "quad_trio", "carrier",
                      "dress", "spaceship")),
     "jinling": dict(
-        players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, bomb_min=3, bomb_max=3,
+        players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, kitty_shown=False,
+        bomb_min=3, bomb_max=3,
         bomb_order="rank", joker_bombs="lone",
         kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), kitty_trump=True,
         joker_solos=False,

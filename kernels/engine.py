@@ -31,6 +31,8 @@ from fastdou.kernels.state import (
     G_LAST_INFO, G_LAST_PLAYER, G_MARKED, G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES,
     G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING,
     G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE,
+    G_HISTORY, G_PARTNER_KNOWN, G_PLAYED, G_SEAT_FIRST, G_SEAT_LAST, HISTORY_LEN, MAX_PLAYERS,
+    NO_ACTION,
     PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE,
     SIDE_VOID, SPRUNG_ANTI, SPRUNG_NONE, SPRUNG_SPRING, STATE_SIZE,
 )
@@ -203,6 +205,47 @@ def _begin_play(state, rules):
     state[G_LAST_PLAYER] = -1
     state[G_PASSES] = 0
     state[G_TURNS] = 0
+    for s in range(MAX_PLAYERS):
+        state[G_PLAYED + s] = 0
+        state[G_SEAT_LAST + 2 * s] = 0
+        state[G_SEAT_LAST + 2 * s + 1] = NO_ACTION
+        state[G_SEAT_FIRST + 2 * s] = 0
+        state[G_SEAT_FIRST + 2 * s + 1] = NO_ACTION
+
+
+@kernel
+def begin_play(state, rules):
+    """Open the play phase: the landlord (``G_LANDLORD``) leads; no play made yet."""
+    _begin_play(state, rules)
+
+
+@kernel
+def skip_to_play(state, rules, landlord):
+    """The landlord fixed, straight into play (DouZero's and RLCard's setting): ``landlord``
+    takes the kitty at base score 1 and leads; no bidding, reveals or doubling. Marked-card
+    rules keep the landlords the deal named (``landlord`` is not used)."""
+    if rules[R_BIDDING] != BIDDING_MARKED:
+        _become_landlord(state, rules, landlord)
+    _begin_play(state, rules)
+
+
+@kernel
+def _log_play(state, rules, p, cards, info):
+    """What every seat sees of a play-phase action: the history ring, each seat's first and
+    last action, the cards played, and five_player's dark landlord showing itself."""
+    slot = G_HISTORY + 3 * (state[G_TURNS] % HISTORY_LEN)
+    state[slot] = np.int64(cards)
+    state[slot + 1] = np.int64(info)
+    state[slot + 2] = p
+    state[G_TURNS] += 1
+    state[G_SEAT_LAST + 2 * p] = np.int64(cards)
+    state[G_SEAT_LAST + 2 * p + 1] = np.int64(info)
+    if state[G_SEAT_FIRST + 2 * p + 1] == NO_ACTION:
+        state[G_SEAT_FIRST + 2 * p] = np.int64(cards)
+        state[G_SEAT_FIRST + 2 * p + 1] = np.int64(info)
+    state[G_PLAYED + p] += np.int64(cards)
+    if p == state[G_PARTNER] and state[G_MARKED] >= 0 and count(cards, state[G_MARKED] // 4):
+        state[G_PARTNER_KNOWN] = 1
 
 
 @kernel
@@ -361,6 +404,8 @@ def _reveal(state, rules, v):
     if v > 0:
         state[G_REVEALS] += 1
         state[G_MULT] *= 2
+        if state[G_PLAYER] == state[G_PARTNER]:
+            state[G_PARTNER_KNOWN] = 1
     if state[G_PLAYER] == state[G_LANDLORD] and state[G_PARTNER] >= 0:
         state[G_PLAYER] = state[G_PARTNER]
     else:
@@ -402,6 +447,7 @@ def _play(state, rules, cards, info):
     players = rules[R_PLAYERS]
     p = state[G_PLAYER]
     nxt = (p + 1) % players
+    _log_play(state, rules, p, cards, info)
     if info == 0:                                # a pass
         state[G_PASSES] += 1
         if nxt == state[G_LAST_PLAYER]:          # everyone else passed: the trick is won

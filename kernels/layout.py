@@ -102,7 +102,8 @@ R_JOKER_SOLOS = 39     # a lone joker may be played as a solo
 R_MAX_BID = 40         # the highest bid of score bidding
 R_KITTY_TRUMP = 41     # the first non-joker kitty card names a trump suit (jinling)
 R_CARD_POINTS = 42     # R_CARD_POINTS + r: points of a card of rank r (points scoring)
-RULES_SIZE = R_CARD_POINTS + N_RANKS
+R_KITTY_SHOWN = R_CARD_POINTS + N_RANKS  # every seat sees the kitty the landlord takes
+RULES_SIZE = R_KITTY_SHOWN + 1
 
 BIDDING_SCORE = 0        # bid 1..3 round the table until players-1 pass after the last bid
 BIDDING_SCORE_ONCE = 1   # one round of bids 1..3; 3 ends at once (four_player)

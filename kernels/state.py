@@ -36,7 +36,7 @@ G_LANDLORD = 3      # the landlord (five_player: the bright landlord); -1 before
 G_PARTNER = 4       # five_player's dark landlord (-1: none or lone landlord)
 G_BID = 5           # the current / winning bid: the base score
 G_BIDDER = 6        # the current highest bidder, caller or grabber (-1: none)
-G_TURNS = 7         # actions taken in the current phase
+G_TURNS = 7         # actions taken in the current phase (play: passes included)
 G_PASSES = 8        # consecutive passes (bidding and play)
 G_REDEALS = 9       # deals redone because nobody took the landlord
 G_GRABS = 10
@@ -67,4 +67,13 @@ G_SCORES = G_HANDS + MAX_PLAYERS   # G_SCORES + seat: score change in SCORE_UNIT
 G_DOUBLED = G_SCORES + MAX_PLAYERS  # bit mask: players who doubled (doubling phase)
 G_BOMB_SIZES = G_DOUBLED + 1  # rank bombs by size: size k counted in 7 bits at bit 7 * (k - 1)
 BOMB_SIZE_BITS = 7
-STATE_SIZE = G_BOMB_SIZES + 1
+# What each seat may see of the play (observations, fastdou.kernels.encoding).
+G_PARTNER_KNOWN = G_BOMB_SIZES + 1  # five_player: 1 once the dark landlord is known
+G_PLAYED = G_PARTNER_KNOWN + 1      # G_PLAYED + seat: packed cards the seat has played
+G_SEAT_LAST = G_PLAYED + MAX_PLAYERS  # G_SEAT_LAST + 2 seat (+1): cards, info of the seat's
+#                                      last play-phase action (info 0 a pass, -1 none yet)
+G_SEAT_FIRST = G_SEAT_LAST + 2 * MAX_PLAYERS  # the same for the seat's first one
+HISTORY_LEN = 16    # play-phase actions kept: action t (G_TURNS counts them) at slot t % 16
+G_HISTORY = G_SEAT_FIRST + 2 * MAX_PLAYERS  # G_HISTORY + 3 slot (+0, +1, +2): cards, info, seat
+NO_ACTION = -1      # the info of a seat that has not acted in play yet
+STATE_SIZE = G_HISTORY + 3 * HISTORY_LEN

@@ -95,7 +95,7 @@ def test_classic_redeal_when_all_pass():
     rules = R("classic")
     seed = 11
     g = Game.new(rules, seed=seed, deal=4)
-    before = [g.hand(s).copy() for s in range(3)]
+    before = [g.perfect_information_hand(s).copy() for s in range(3)]
     first = g.current_player
     for k in range(3):
         assert g.current_player == (first + k) % 3
@@ -103,7 +103,8 @@ def test_classic_redeal_when_all_pass():
     again = ref.deal(rules, seed, 4, redeal=1)
     assert g.phase == "bid" and g.state[S.G_REDEALS] == 1
     assert g.current_player == again.first
-    assert [list(g.hand(s)) for s in range(3)] == [list(h) for h in again.hands]
+    assert [list(g.perfect_information_hand(s)) for s in range(3)] == \
+        [list(h) for h in again.hands]
     assert any(not np.array_equal(a, b) for a, b in zip(before, again.hands))
     lord = g.current_player
     g.play(3)
@@ -162,7 +163,8 @@ def test_classic_bidding_goes_round_until_two_pass_after_the_last_bid():
     g.play(0)
     assert g.phase == "bid"
     g.play(0)
-    assert (g.phase, g.landlord, g.state[S.G_BID], int(g.hand(0).sum())) == ("play", 0, 2, 20)
+    assert (g.phase, g.landlord, g.state[S.G_BID],
+            int(g.perfect_information_hand(0).sum())) == ("play", 0, 2, 20)
 
 
 # ------------------------------------------------------------------ two_landlords
@@ -204,7 +206,7 @@ def test_four_player_bomb_factors():
     out with eight 3s (x3). Not a spring. Landlord +3 x 2 x 6 = 36, each farmer -12."""
     hands, kitty = FOUR_PLAYER_DEAL
     g = play_record(R("four_player"), hands, kitty, [2, 0, 0, 0])
-    assert (g.phase, g.landlord, int(g.hand(0).sum())) == ("play", 0, 33)
+    assert (g.phase, g.landlord, int(g.perfect_information_hand(0).sum())) == ("play", 0, 33)
     for a in ["56789TJQKA", P, P, P, "556677", "TTJJQQ", "99999", P, "444444", P, P, P,
               "888", P, P, P]:
         g.play(a)
@@ -232,9 +234,9 @@ def test_two_player_grabs_and_handicap_win():
     hands, kitty, aside = TWO_PLAYER_DEAL
     g = play_record(R("two_player"), hands, kitty, [1, 1, 1, 0, "5", "2", P, "56789TJQKA", P],
                     set_aside=aside)
-    assert (g.landlord, g.multiplier, int(g.hand(1).sum())) == (0, 4, 6)
+    assert (g.landlord, g.multiplier, int(g.perfect_information_hand(1).sum())) == (0, 4, 6)
     g.play("666+7")
-    assert cards.to_text(g.hand(1)) == "BR"
+    assert cards.to_text(g.perfect_information_hand(1)) == "BR"
     check(g.result(), winner="farmers", scores=(-4, 4), multiplier=4, bid=1, landlord=0,
           plays=4, grabs=2)
 
@@ -243,7 +245,7 @@ def test_two_player_no_handicap_without_grabs():
     hands, kitty, aside = TWO_PLAYER_DEAL
     g = play_record(R("two_player"), hands, kitty, [1, 0, "5", "2", P, "56789TJQKA", P,
                                                     "666+7"], set_aside=aside)
-    assert not g.is_terminal() and g.multiplier == 1 and g.hand(1).sum() == 2
+    assert not g.is_terminal() and g.multiplier == 1 and g.perfect_information_hand(1).sum() == 2
 
 
 @pytest.mark.parametrize("bids, landlord, grabs", [
@@ -257,7 +259,7 @@ def test_two_player_calling_and_grabbing(bids, landlord, grabs):
     hands, kitty, aside = TWO_PLAYER_DEAL
     g = play_record(R("two_player"), hands, kitty, bids, set_aside=aside)
     assert (g.phase, g.landlord, g.multiplier) == ("play", landlord, 2 ** grabs)
-    assert g.hand(landlord).sum() == 20
+    assert g.perfect_information_hand(landlord).sum() == 20
 
 
 # ------------------------------------------------------------------ five_player
@@ -308,7 +310,7 @@ def test_emperor_game():
     hands = ["TTTTTTTTJJJJJQQQQKKKKKAAAAAA22BRR", "3333444455566677778888999JJJ22222",
              "33334444555556666677778888999992B"]
     g = play_record(rules, hands, "QQQQKKKAA", [3], first=1)
-    assert (g.landlord, int(g.hand(1).sum())) == (1, 42)
+    assert (g.landlord, int(g.perfect_information_hand(1).sum())) == (1, 42)
     for a in [("33334444+555666", "spaceship"), P, P, ("77778888+999JJJ", "carrier"),
               "99999", P, "22222", P, P, ("QQQQ+KKK+AA", "dress")]:
         g.play(action(rules, a))
@@ -341,7 +343,7 @@ def test_jinling_landlord_loses(double):
     hands = ["8999TTTJJJQQQ22BR", "33344455566677788", "3456789TJQKKKKAA2"]
     g = play_record(R("jinling"), hands, "AA2",
                     [0, 1, double, "3", "2", P, P, "3456789TJQKA", P, P, "KKK", P, P, "A"])
-    assert ref.card_points(g.hand(1)) == 88
+    assert ref.card_points(g.perfect_information_hand(1)) == 88
     check(g.result(), winner="farmers", scores=(88 * f, -176 * f, 88 * f), multiplier=f,
           bid=1, landlord=1, plays=5, bombs=1, doubles=double)
 
@@ -349,7 +351,7 @@ def test_jinling_landlord_loses(double):
 def test_jinling_kitty_stays_out_of_play():
     hands = ["8999TTTJJJQQQ22BR", "33344455566677788", "3456789TJQKKKKAA2"]
     g = play_record(R("jinling"), hands, "AA2", [0, 1, 0])
-    assert (g.phase, g.current_player, int(g.hand(1).sum())) == ("play", 1, 17)
+    assert (g.phase, g.current_player, int(g.perfect_information_hand(1).sum())) == ("play", 1, 17)
 
 
 # ------------------------------------------------------------------ game records, undo, clones
@@ -677,13 +679,14 @@ def test_redeals_are_visible_in_the_game_and_its_record():
     """Three passes redeal: ``deals`` shows both deals, the record carries them, and a
     record whose deals do not match its replay is refused."""
     g = Game.new("classic", seed=0, deal=0)
-    first = [cards.to_text(g.hand(s)) for s in range(3)]
+    first = [cards.to_text(g.perfect_information_hand(s)) for s in range(3)]
     for _ in range(3):
         g.play(0)
     assert g.phase == "bid" and g.state[S.G_REDEALS] == 1
     assert [d["after"] for d in g.deals] == [-1, 2]
     assert g.deals[0]["hands"] == first
-    assert g.deals[1]["hands"] == [cards.to_text(g.hand(s)) for s in range(3)] != first
+    assert g.deals[1]["hands"] == \
+        [cards.to_text(g.perfect_information_hand(s)) for s in range(3)] != first
     assert Game.loads(g.dumps()).deals == g.deals
     record = g.record()
     record["deals"][1]["kitty"] = "333"

@@ -141,7 +141,7 @@ def test_deal_is_the_engines(preset):
         assert np.array_equal(fastdou.cards.unpack(int(st[S.G_KITTY])), d.kitty)
         total = d.kitty + d.set_aside
         for s in range(rules.players):
-            held = g.hand(s).astype(np.int64)
+            held = g.perfect_information_hand(s).astype(np.int64)
             expected = d.hands[s] + (d.kitty if s == d.bright else 0)
             assert np.array_equal(held, expected), (index, s)
             total = total + d.hands[s]

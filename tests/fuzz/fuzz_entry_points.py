@@ -187,7 +187,8 @@ plausible = st.lists(st.sampled_from(sorted(_PLAUSIBLE)), min_size=1, max_size=5
 
 def play_randomly(game, rng):
     """Play a game to its end with random legal actions; cards are conserved throughout."""
-    total = sum(game.hand(s).astype(int).sum() for s in range(game.rules.players))
+    total = sum(game.perfect_information_hand(s).astype(int).sum()
+                for s in range(game.rules.players))
     for _ in range(2000):
         if game.is_terminal():
             break
@@ -195,7 +196,8 @@ def play_randomly(game, rng):
         assert actions, "no legal action in a game that is not over"
         game.play(actions[rng.integers(len(actions))])
         if game.phase == "play":
-            held = sum(game.hand(s).astype(int).sum() for s in range(game.rules.players))
+            held = sum(game.perfect_information_hand(s).astype(int).sum()
+                       for s in range(game.rules.players))
             assert held <= total + game.rules.kitty
     return game
 
@@ -234,12 +236,12 @@ def test_game_methods(rules, deal, a, b, c):
             break
         actions = game.legal_actions()
         game.play(actions[rng.integers(len(actions))])
-    before, depth = game.state, len(game._stack)
+    before, depth = game.state, len(game.history)
     legal_or_error(game.hand, a)
     for call in (game.play, game.push):
         if not game.is_terminal():
             legal_or_error(call, a)
-    while len(game._stack) > depth:             # each call that went through is undone
+    while len(game.history) > depth:             # each call that went through is undone
         game.pop()
     assert (game.state == before).all()
     legal_or_error(Game.new, b, seed=a, deal=c)
@@ -253,12 +255,13 @@ def test_game_methods(rules, deal, a, b, c):
 def test_from_hands_with_one_argument_broken(rules, deal, which, value):
     """A real deal given back to from_hands, one of its arguments replaced by ``value``."""
     dealt = Game.new(rules, seed=5, deal=deal)
-    hands = [cards.to_text(dealt.hand(s)) for s in range(rules.players)]
+    hands = [cards.to_text(dealt.perfect_information_hand(s)) for s in range(rules.players)]
     kitty = cards.unpack(int(dealt.state[fastdou.kernels.state.G_KITTY]))
     kwargs = dict(kitty=kitty, first=1)
     if rules.bidding == "marked":           # the deal named the landlords, who took the kitty
         kwargs["landlords"] = (0, 1)
-        hands[dealt.landlord] = cards.to_text(dealt.hand(dealt.landlord) - kitty)
+        hands[dealt.landlord] = cards.to_text(
+            dealt.perfect_information_hand(dealt.landlord) - kitty)
     if which < rules.players:
         hands[which] = value
     elif which == 8:
@@ -454,7 +457,7 @@ def test_silent_wrong_answers_are_errors_or_right():
     game = Game.new("jinling")
     for seat in (-1, 3, 1.0, True):
         with pytest.raises(fastdou.ArgumentError):
-            game.hand(seat)
+            game.perfect_information_hand(seat)
     with pytest.raises(fastdou.ArgumentError):
         fastdou.simulate(10, first=2 ** 63 - 5)
 

@@ -1,0 +1,169 @@
+"""fastdou's numeric observation of one seat, for every preset (docs/rules.md §10.2).
+
+``encode(state, rules, seat, out)`` writes what ``seat`` may know into ``out`` (``int8``, of
+``encoding_size(rules)`` entries, zeroed first). Seats are written relative to the observer:
+slot ``k`` is seat ``(seat + k) % players``, so slot 0 is the observer itself. A *card
+plane* has one entry per card of the deck: rank by rank, ``deck[r]`` entries for rank ``r``,
+the first ``count`` of them set. Blocks, in order (``encoding_blocks`` gives their offsets):
+
+====================  ======================================================================
+hand                  card plane: the observer's cards
+played                ``players`` card planes: the cards each seat has played
+unseen                card plane: the deck less the observer's hand and every card played
+kitty                 card plane: the kitty, where the observer may see it (else zeros)
+cards_left            ``players`` one-hots over 0 .. the most cards a seat holds
+last_move             card plane + one-hot kind (``N_KINDS``) + one-hot seat: the move to beat
+history               ``HISTORY_LEN`` rows, oldest first, of card plane + one-hot seat + pass
+phase                 one-hot over bid, reveal, double, play, done
+to_act                one-hot seat to act
+landlord              one-hot landlord (zeros before it is known)
+partner               one-hot dark landlord, once the observer may know it (five_player)
+bid                   one-hot base score 0 .. max_bid
+multiplier            one-hot log2 of the multiplier, 0 .. 15 (larger: 15)
+doubled               one flag per seat that doubled
+trump                 one-hot trump suit (jinling)
+====================  ======================================================================
+"""
+
+import numpy as np
+
+from fastdou.kernels.jit import kernel
+from fastdou.kernels.layout import (N_KINDS, N_RANKS, R_DECK, R_HAND_SIZE, R_KITTY,
+                                    R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID, R_PLAYERS)
+from fastdou.kernels.moves import kind_of
+from fastdou.kernels.packing import count, size
+from fastdou.kernels.state import (G_BID, G_DOUBLED, G_HANDS, G_HISTORY, G_KITTY, G_LANDLORD,
+                                   G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MULT, G_PARTNER,
+                                   G_PARTNER_KNOWN, G_PHASE, G_PLAYED, G_PLAYER, G_TRUMP,
+                                   G_TURNS, HISTORY_LEN, PH_DONE, PH_PLAY)
+
+N_PHASES = PH_DONE + 1
+MULT_SLOTS = 16
+SUITS = 4
+N_BLOCKS = 15
+
+
+@kernel
+def card_plane_size(rules):
+    """Entries of a card plane: the cards of the deck."""
+    return size(np.uint64(rules[R_DECK]))
+
+
+@kernel
+def encoding_blocks(rules):
+    """The offset of each block (the order of the module docstring) and, last, the size."""
+    n = rules[R_PLAYERS]
+    c = card_plane_size(rules)
+    most = rules[R_HAND_SIZE] + (rules[R_KITTY] if rules[R_KITTY_TO_LANDLORD] else 0)
+    widths = np.array([c, n * c, c, c, n * (most + 1), c + N_KINDS + n,
+                       HISTORY_LEN * (c + n + 1), N_PHASES, n, n, n, rules[R_MAX_BID] + 1,
+                       MULT_SLOTS, n, SUITS], np.int64)
+    out = np.zeros(N_BLOCKS + 1, np.int64)
+    for b in range(N_BLOCKS):
+        out[b + 1] = out[b] + widths[b]
+    return out
+
+
+@kernel
+def encoding_size(rules):
+    """Entries of one seat's encoding."""
+    return encoding_blocks(rules)[N_BLOCKS]
+
+
+@kernel
+def put_cards(out, at, cards, rules):
+    """Write the card plane of packed ``cards`` at ``out[at:]``; returns the offset after it."""
+    deck = np.uint64(rules[R_DECK])
+    for r in range(N_RANKS):
+        d = count(deck, r)
+        c = min(count(cards, r), d)
+        for j in range(c):
+            out[at + j] = 1
+        at += d
+    return at
+
+
+@kernel
+def _one_hot(out, at, index, width):
+    if 0 <= index < width:
+        out[at + index] = 1
+
+
+@kernel
+def sees_kitty(state, rules, seat):
+    """Whether ``seat`` may see the kitty now."""
+    landlord = state[G_LANDLORD]
+    if landlord < 0:
+        return False
+    return (rules[R_KITTY_SHOWN] != 0) or (seat == landlord and rules[R_KITTY_TO_LANDLORD] != 0)
+
+
+@kernel
+def knows_partner(state, seat):
+    """Whether ``seat`` may know five_player's dark landlord."""
+    return state[G_PARTNER] >= 0 and (state[G_PARTNER_KNOWN] != 0 or seat == state[G_PARTNER])
+
+
+@kernel
+def encode(state, rules, seat, out):
+    """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here)."""
+    n = rules[R_PLAYERS]
+    c = card_plane_size(rules)
+    blocks = encoding_blocks(rules)
+    out[:blocks[N_BLOCKS]] = 0
+    own = np.uint64(state[G_HANDS + seat])
+    put_cards(out, blocks[0], own, rules)
+    played = np.uint64(0)
+    for k in range(n):
+        s = (seat + k) % n
+        p = np.uint64(state[G_PLAYED + s])
+        played += p
+        put_cards(out, blocks[1] + k * c, p, rules)
+    put_cards(out, blocks[2], np.uint64(rules[R_DECK]) - own - played, rules)
+    if sees_kitty(state, rules, seat):
+        put_cards(out, blocks[3], np.uint64(state[G_KITTY]), rules)
+    width = (blocks[5] - blocks[4]) // n
+    for k in range(n):
+        s = (seat + k) % n
+        _one_hot(out, blocks[4] + k * width, size(np.uint64(state[G_HANDS + s])), width)
+    if state[G_PHASE] == PH_PLAY and state[G_LAST_INFO] != 0:
+        at = put_cards(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules)
+        _one_hot(out, at, kind_of(np.uint64(state[G_LAST_INFO])), N_KINDS)
+        _one_hot(out, at + N_KINDS, (state[G_LAST_PLAYER] - seat) % n, n)
+    row = c + n + 1
+    turns = state[G_TURNS] if state[G_PHASE] >= PH_PLAY else 0
+    kept = min(turns, HISTORY_LEN)
+    for i in range(kept):                       # oldest first, the latest in the last row
+        t = turns - kept + i
+        slot = G_HISTORY + 3 * (t % HISTORY_LEN)
+        at = blocks[6] + (HISTORY_LEN - kept + i) * row
+        put_cards(out, at, np.uint64(state[slot]), rules)
+        _one_hot(out, at + c, (state[slot + 2] - seat) % n, n)
+        if state[slot + 1] == 0:
+            out[at + c + n] = 1
+    _one_hot(out, blocks[7], state[G_PHASE], N_PHASES)
+    if state[G_PHASE] != PH_DONE:
+        _one_hot(out, blocks[8], (state[G_PLAYER] - seat) % n, n)
+    if state[G_LANDLORD] >= 0:
+        _one_hot(out, blocks[9], (state[G_LANDLORD] - seat) % n, n)
+    if knows_partner(state, seat):
+        _one_hot(out, blocks[10], (state[G_PARTNER] - seat) % n, n)
+    _one_hot(out, blocks[11], state[G_BID], rules[R_MAX_BID] + 1)
+    m = state[G_MULT]
+    lg = 0
+    while m > 1 and lg < MULT_SLOTS - 1:
+        m >>= 1
+        lg += 1
+    _one_hot(out, blocks[12], lg, MULT_SLOTS)
+    for k in range(n):
+        if (state[G_DOUBLED] >> ((seat + k) % n)) & 1:
+            out[blocks[13] + k] = 1
+    _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
+
+
+@kernel
+def encode_all(states, rules, seats, out):
+    """``encode`` of many games: row ``i`` of ``out`` for ``states[i]`` seen by
+    ``seats[i]``."""
+    for i in range(states.shape[0]):
+        encode(states[i], rules, seats[i], out[i])
