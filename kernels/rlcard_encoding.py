@@ -29,8 +29,8 @@ that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
 import numpy as np
 
 from fastdou.kernels.jit import kernel, leaf
-from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_PLAY_TURNS, G_PLAYED, G_SEAT_FIRST,
-                                   G_SEAT_LAST, HISTORY_LEN)
+from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_PLAYED, G_SEAT_FIRST,
+                                   G_SEAT_LAST, G_TURNS, HISTORY_LEN)
 
 BLOCK = 54           # one card block
 N_RECENT = 9         # actions in the "last 9 actions" part
@@ -89,7 +89,7 @@ def _seat_action(state, base, seat):
 def encode_into(state, seat, fix, out):
     """Write seat ``seat``'s RLCard observation of ``state`` into ``out`` (790 int8 for
     seat 0, 901 for a farmer); ``fix`` != 0 takes the corrected readings above."""
-    turns = state[G_PLAY_TURNS]
+    turns = state[G_TURNS]          # play-phase actions (start="play")
     write_cards(state[G_HANDS + seat], out, 0)
     others = np.int64(0)
     for s in range(3):

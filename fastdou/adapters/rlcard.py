@@ -117,13 +117,13 @@ class _Tables:
         table = action_table(_RULES)
         self.table = table
         self.pass_id = table.pass_id
-        self.size = table.size
-        self.names = table.names
+        self.size = table.pass_id + 1           # RLCard's actions: the plays and pass
+        self.names = table.names[:self.size]    # (the table's bids follow; RLCard has none)
         self.name_to_id = {n: i for i, n in enumerate(self.names)}
-        self.packed = table.id_records[:, L.REC_CARDS].astype(np.uint64)
+        self.packed = table.id_records[:self.size, L.REC_CARDS].astype(np.uint64)
         self.packed_int = [int(p) for p in self.packed]
         self.cards = KR.card_rows(self.packed)             # (size, 54) int8
-        info = table.id_records[:, L.REC_INFO].astype(np.int64)
+        info = table.id_records[:self.size, L.REC_INFO].astype(np.int64)
         kind = info & L.INFO_FIELD_MASK
         length = (info >> L.INFO_LENGTH_SHIFT) & L.INFO_FIELD_MASK
         self.kind = kind
@@ -195,14 +195,16 @@ class FastdouDoudizhuGame:
         self.trace_ids: list = []
         self.seen_gone = 0               # ranks the landlord ever played (RLCard's seen_cards)
         self._suits = None               # suited hands, built when asked for
+        self._ops: list = []             # until then, the (seat, id) plays and None undos
         self._undo: list = []
         self._legal = None               # the player to act's ids, once asked for
         self.winner_id = None
-        self.state = 0
+        self.state = self.current = 0
         return self.get_state(0), 0
 
     def get_player_id(self):
-        return int(self.game._state[S.G_PLAYER])
+        """The seat to act; once the hand is over, the seat after the winner (RLCard's)."""
+        return self.current
 
     def is_over(self):
         return self.game is not None and self.game.is_terminal()
@@ -219,11 +221,13 @@ class FastdouDoudizhuGame:
         self.trace_ids.append(aid)
         if seat == 0:
             self.seen_gone |= self.t.packed_int[aid]
-        if self._suits is not None:
+        if self._suits is None:
+            self._ops.append((seat, aid))
+        else:
             self._suits_play(seat, aid)
         if self.game.is_terminal():
             self.winner_id = seat
-        nxt = (seat + 1) % N_SEATS
+        nxt = self.current = (seat + 1) % N_SEATS
         self.state = nxt
         return nxt, nxt
 
@@ -243,9 +247,11 @@ class FastdouDoudizhuGame:
             return False
         self.game.pop()
         self._legal = None
-        seat, _ = self.trace.pop()
+        self.current, _ = self.trace.pop()
         self.trace_ids.pop()
-        if self._suits is not None:
+        if self._suits is None:
+            self._ops.append(None)
+        else:
             self._suits_back()
         self.winner_id = None
         self.state = self.get_player_id()
@@ -300,7 +306,7 @@ class FastdouDoudizhuGame:
     def _suits_build(self):
         """RLCard's suited hands: per seat and rank the suits in hand order. RLCard plays the
         first card of a rank in hand order and puts cards back after the others of their
-        rank on ``step_back``; replaying the trace from the deal reproduces that."""
+        rank on ``step_back``; replaying every play and undo since the deal reproduces that."""
         hands = [[[] for _ in range(L.N_RANKS)] for _ in range(N_SEATS)]
         deck = self.deck
         for s in range(N_SEATS):
@@ -308,8 +314,12 @@ class FastdouDoudizhuGame:
             for c in sorted(cards, key=_card_rank):      # stable, as RLCard's sort
                 hands[s][_card_rank(c)].append(c)
         self._suits, self._undo = hands, []
-        for (seat, _), aid in zip(self.trace, self.trace_ids):
-            self._suits_play(seat, aid)
+        for op in self._ops:
+            if op is None:
+                self._suits_back()
+            else:
+                self._suits_play(*op)
+        self._ops = []
 
     def _suits_play(self, seat, aid):
         packed = self.t.packed_int[aid]
@@ -354,11 +364,10 @@ class DoudizhuEnv(Env):
         g = self.game
         st = g.game._state
         ids = g.legal_ids(seat)
-        id_list = ids.tolist()
         names = self._t.names
-        raw_actions = [names[i] for i in id_list]
+        raw_actions = [names[i] for i in ids.tolist()]
         out = OrderedDict(obs=KR.encode(st, seat, self.fix_quirks),
-                          legal_actions=OrderedDict(zip(id_list, self._t.cards[ids])))
+                          legal_actions=self._get_legal_actions())
         out["raw_obs"] = self._raw_obs(seat, st, raw_actions)
         out["raw_legal_actions"] = list(raw_actions)
         out["action_record"] = self.action_recorder
@@ -395,6 +404,8 @@ class DoudizhuEnv(Env):
         return self._t.names[int(action_id)]
 
     def _get_legal_actions(self):
+        """The legal actions of the seat to act (also in ``get_state`` of another seat, as
+        in RLCard, whose ``raw_obs["actions"]`` are then that seat's)."""
         ids = self.game.legal_ids(self.game.get_player_id())
         return OrderedDict(zip(ids.tolist(), self._t.cards[ids]))
 
