@@ -24,13 +24,22 @@ that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
   most recent action (a pass: zeros);
 * a one-hot of ``n`` cards left sets entry ``n - 1``, so 0 cards (a finished hand) sets
   the LAST entry, the same as a full hand; ``fix`` leaves the block all zeros.
+
+The env's step is one call (:func:`play`): check the id against the legal ones, apply it
+(``fastdou.kernels.action_ids.step_id``, logging the state for undo), list the next seat's
+legal ids in RLCard's order (:func:`order_ids`) and encode its observation.
 """
 
 import numpy as np
 
+from fastdou.kernels.action_ids import legal_ids, step_id
+from fastdou.kernels.engine import skip_to_play, start_from_hands
 from fastdou.kernels.jit import kernel, leaf
-from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_PLAYED, G_SEAT_FIRST,
-                                   G_SEAT_LAST, G_TURNS, HISTORY_LEN)
+from fastdou.kernels.layout import BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT
+from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_LAST_INFO, G_PLAYED, G_PLAYER,
+                                   G_SEAT_FIRST, G_SEAT_LAST, G_TURNS, HISTORY_LEN)
+
+ANSWER_GROUP = np.int64(1) << np.int64(32)   # the key step between RLCard's answer groups
 
 BLOCK = 54           # one card block
 N_RECENT = 9         # actions in the "last 9 actions" part
@@ -143,3 +152,85 @@ def card_rows(packed):
     for i in range(packed.shape[0]):
         write_cards(packed[i], out[i], 0)
     return out
+
+
+@kernel
+def deal_start(state, rules, deck):
+    """Set ``state`` to RLCard's deal ``deck`` (54 card indices of RLCard's sorted deck:
+    rank-major, 52 and 53 the jokers; seats take 17 each in turn, the last 3 are the kitty)
+    in play, the landlord at seat 0 holding the kitty: ``Game.from_hands(...,
+    start="play", landlord=0).state`` without the Python checks."""
+    hands = np.zeros(3, np.uint64)
+    kitty = np.uint64(0)
+    for i in range(54):
+        c = deck[i]
+        r = c // 4 if c < 52 else c - 39          # 52 -> 13 (small joker), 53 -> 14
+        unit = np.uint64(1) << np.uint64(4 * r)
+        if i < 51:
+            hands[i // 17] += unit
+        else:
+            kitty += unit
+    state[:] = 0
+    start_from_hands(state, rules, hands, kitty, 0, 0, 0)
+    skip_to_play(state, rules, 0)
+
+
+@leaf
+def _type_of(info):
+    """RLCard's move type of a record's info word: its kind and chain length."""
+    i = np.int64(info)
+    return (i & INFO_FIELD_MASK) | (((i >> INFO_LENGTH_SHIFT) & INFO_FIELD_MASK) << 8)
+
+
+@kernel
+def order_ids(last, id_records, position, ids, n):
+    """Put legal ids ``ids[:n]`` in RLCard's order. Leading (``last``, the info word of the
+    move to beat, is 0): ascending ids. Answering: the pass (``ids[0]``), then the answers
+    of the move's type in RLCard's enumeration order (``position``), then the rocket, then
+    the bombs (a bomb answered: the higher bombs, then the rocket)."""
+    if n < 2:
+        return
+    if last == 0:
+        ids[:n].sort()
+        return
+    target = _type_of(last)
+    keys = np.empty(n - 1, np.int64)
+    for i in range(1, n):          # ids[0] is the pass
+        info = id_records[ids[i], 1]
+        key = position[ids[i]]
+        if _type_of(info) != target:
+            key += ANSWER_GROUP * (2 if (np.int64(info) & INFO_FIELD_MASK) == BOMB else 1)
+        keys[i - 1] = key
+    order = np.argsort(keys)
+    answers = ids[1:n].copy()
+    for i in range(n - 1):
+        ids[1 + i] = answers[order[i]]
+
+
+@kernel
+def legal(state, rules, keys, key_ids, id_records, selection, position, records, ids):
+    """The player to act's legal ids in RLCard's order into ``ids``; returns how many."""
+    n = legal_ids(state, rules, keys, key_ids, selection, records, ids)
+    order_ids(state[G_LAST_INFO], id_records, position, ids, n)
+    return n
+
+
+@kernel
+def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log, k,
+         records, ids, fix):
+    """One env step: refuse id ``a`` unless it is among the legal ``ids[:n]`` (returns
+    ``(-1, empty)``); else log the state in ``log[k]``, apply ``a``, write the next seat's
+    legal ids into ``ids`` and return ``(their count, the next seat's observation)``."""
+    legal_now = False
+    for i in range(n):
+        if ids[i] == a:
+            legal_now = True
+            break
+    if not legal_now:
+        return -1, np.empty(0, np.int8)
+    nxt = (state[G_PLAYER] + 1) % 3
+    m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, ids)
+    if m < 0:
+        return -1, np.empty(0, np.int8)
+    order_ids(state[G_LAST_INFO], id_records, position, ids, m)
+    return m, encode(state, nxt, fix)

@@ -151,6 +151,20 @@ def test_deal_is_rlcards():
             assert fastdou.cards.to_text(h) == cards2str(g.players[seat].current_hand)
 
 
+def test_deal_start_is_game_from_hands():
+    """The env's compiled start equals the RL core's Game.from_hands(start="play")."""
+    from fastdou.kernels import rlcard_encoding as KR
+    rules = fastdou.rules("classic")
+    for seed in range(50):
+        deck = A.rlcard_deal(np.random.RandomState(seed))
+        h0, h1, h2, kitty = A.deal_counts(deck)
+        game = fastdou.Game.from_hands([h0, h1, h2], rules, kitty=kitty, start="play",
+                                       landlord=0)
+        state = np.empty_like(game.state)
+        KR.deal_start(state, rules.array, deck)
+        assert np.array_equal(state, game.state)
+
+
 def test_random_games_replay():
     rng = np.random.default_rng(20261201)
     states = 0

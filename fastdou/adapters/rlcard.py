@@ -44,7 +44,6 @@ from fastdou import kernels as K
 from fastdou.actions import action_table
 from fastdou.cards import TOKENS
 from fastdou.errors import GameStateError, IllegalMoveError
-from fastdou.game import Game
 from fastdou.kernels import layout as L
 from fastdou.kernels import rlcard_encoding as KR
 from fastdou.kernels import state as S
@@ -58,6 +57,7 @@ HAND = 17
 SUITS = "SHDC"                       # RLCard's deck order of suits within a rank
 RLCARD_RANKS = "3456789TJQKA2"       # RLCard's Card.rank of the 13 ranks
 _RULES = _rules("classic", profile="standard")
+_RULES_ARRAY = _RULES.array
 
 
 # ----------------------------------------------------------------------- the deal
@@ -77,12 +77,12 @@ def _card_name(card: int) -> str:
     return SUITS[card % 4] + RLCARD_RANKS[card // 4]
 
 
-def rlcard_deal(np_random) -> list:
-    """RLCard's deal from ``np_random`` (it draws exactly what RLCard's dealer draws): a
-    shuffled list of the 54 cards of RLCard's sorted deck, as indices (see
-    ``_card_rank``). Seats 0, 1, 2 get ``deck[0:17]``, ``[17:34]``, ``[34:51]``; the kitty
-    is ``deck[51:]``."""
-    deck = list(range(54))
+def rlcard_deal(np_random) -> np.ndarray:
+    """RLCard's deal from ``np_random`` (it draws exactly what RLCard's dealer draws: one
+    shuffle of 54 items, which numpy does alike for a list and an array): the 54 cards of
+    RLCard's sorted deck, shuffled, as indices (see ``_card_rank``). Seats 0, 1, 2 get
+    ``deck[0:17]``, ``[17:34]``, ``[34:51]``; the kitty is ``deck[51:]``."""
+    deck = np.arange(54, dtype=np.int64)
     np_random.shuffle(deck)
     return deck
 
@@ -101,13 +101,13 @@ def _text(packed: int) -> str:
     return "".join(TOKENS[r] * ((packed >> (4 * r)) & 15) for r in range(L.N_RANKS))
 
 
+def _n_cards(packed: int) -> int:
+    return sum((packed >> (4 * r)) & 15 for r in range(L.N_RANKS))
+
+
 def _nibble_mask(packed: int) -> int:
     """0xF in every nibble where ``packed`` holds a card."""
-    m = 0
-    for r in range(L.N_RANKS):
-        if (packed >> (4 * r)) & 15:
-            m |= 15 << (4 * r)
-    return m
+    return sum(15 << (4 * r) for r in range(L.N_RANKS) if (packed >> (4 * r)) & 15)
 
 
 class _Tables:
@@ -119,42 +119,27 @@ class _Tables:
         self.pass_id = table.pass_id
         self.size = table.pass_id + 1           # RLCard's actions: the plays and pass
         self.names = table.names[:self.size]    # (the table's bids follow; RLCard has none)
+        self.names_array = np.array(self.names, dtype=object)
         self.name_to_id = {n: i for i, n in enumerate(self.names)}
-        self.packed = table.id_records[:self.size, L.REC_CARDS].astype(np.uint64)
-        self.packed_int = [int(p) for p in self.packed]
-        self.cards = KR.card_rows(self.packed)             # (size, 54) int8
-        info = table.id_records[:self.size, L.REC_INFO].astype(np.int64)
-        kind = info & L.INFO_FIELD_MASK
-        length = (info >> L.INFO_LENGTH_SHIFT) & L.INFO_FIELD_MASK
-        self.kind = kind
-        self.group = kind * 64 + length                    # RLCard's type: kind and length
-        self.is_bomb = kind == L.BOMB
+        self.packed_int = [int(p) for p in table.id_records[:self.size, L.REC_CARDS]]
+        self.cards = KR.card_rows(table.id_records[:self.size, L.REC_CARDS].copy())
+        self.cards.setflags(write=False)        # (size, 54) int8: RLCard's _cards2array
         self.position = self._rlcard_positions()
+        self.kernel_args = table.kernel_args + (self.position,)
 
     def _rlcard_positions(self) -> np.ndarray:
         """Each id's place in RLCard's enumeration of answers (``TYPE_CARD``'s order within a
         type, which is not id order for planes with solo wings). Only the order is read."""
         from rlcard.games.doudizhu.utils import TYPE_CARD
-        pos = np.full(self.size, -1, dtype=np.int64)
+        pos = np.zeros(self.table.size, dtype=np.int64)
         k = 0
         for by_weight in TYPE_CARD.values():
             for weight in sorted(by_weight, key=int):
                 for cards in by_weight[weight]:
                     pos[self.name_to_id[cards]] = k
                     k += 1
+        pos.setflags(write=False)
         return pos
-
-    def answer_order(self, ids: np.ndarray, target: int) -> np.ndarray:
-        """``ids`` (pass first, then answers to play id ``target``) in RLCard's order: pass,
-        the target's type by RLCard's enumeration, then the rocket, then the bombs (a bomb
-        target: the higher bombs, then the rocket)."""
-        plays = ids[ids != self.pass_id]
-        other = self.group[plays] != self.group[target]
-        key = self.position[plays] + (other * (1 + self.is_bomb[plays])) * (1 << 32)
-        out = np.empty(len(plays) + 1, dtype=np.int64)
-        out[0] = self.pass_id
-        out[1:] = plays[np.argsort(key, kind="stable")]
-        return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -162,19 +147,110 @@ def tables() -> _Tables:
     return _Tables()
 
 
+# ----------------------------------------------------------------------- lazy dicts
+class _LazyDict(dict):
+    """A dict whose values are made on first use: it holds its keys (values ``None``) until
+    a method reads a value, then ``_make()`` fills it and it is a plain dict from then on.
+    Every dict method is wrapped, so Python code (and json, pickle, copy) sees the values;
+    only C code reading dict slots directly (``dict.values(d)``) could see the ``None``s."""
+
+    __slots__ = ("_args",)
+
+    def _filled(self):
+        args = self._args
+        if args is not None:
+            self._args = None
+            dict.update(self, self._make(*args))
+        return self
+
+
+def _wrap(name):
+    method = getattr(dict, name)
+
+    def wrapped(self, *args, **kwargs):
+        return method(self._filled() if self._args is not None else self, *args, **kwargs)
+    wrapped.__name__ = name
+    wrapped.__doc__ = method.__doc__
+    return wrapped
+
+
+for _name in ("__getitem__", "__eq__", "__ne__", "__repr__", "__reversed__",
+              "__setitem__", "__delitem__", "__or__", "__ior__", "values", "items", "get",
+              "copy", "pop", "popitem", "setdefault", "update", "clear"):
+    setattr(_LazyDict, _name, _wrap(_name))
+_LazyDict.__hash__ = None
+# Iterating gives keys only, but overriding __iter__ at all makes dict(d) and {**d} read
+# the values through __getitem__ instead of copying the dict's slots.
+_LazyDict.__iter__ = lambda self: dict.__iter__(self)
+_LazyDict.__reduce_ex__ = lambda self, protocol: (dict, (dict(self._filled()),))
+
+
+class _LegalActions(_LazyDict):
+    """RLCard's ``legal_actions``: id -> the action's 54-entry card array (fresh arrays,
+    made when a value is first read)."""
+
+    __slots__ = ()
+
+    def __init__(self, id_list, ids):
+        dict.update(self, dict.fromkeys(id_list))
+        self._args = (id_list, ids)
+
+    @staticmethod
+    def _make(id_list, ids):
+        return zip(id_list, tables().cards[ids])
+
+
+_RAW_KEYS = dict.fromkeys(("seen_cards", "landlord", "trace", "played_cards", "self",
+                           "current_hand", "others_hand", "num_cards_left", "actions"))
+
+
+class _RawObs(_LazyDict):
+    """RLCard's ``raw_obs`` of one seat at one moment, built when first read."""
+
+    __slots__ = ()
+
+    def __init__(self, *snapshot):
+        dict.update(self, _RAW_KEYS)
+        self._args = snapshot
+
+    @staticmethod
+    def _make(seat, st, trace, n_trace, seen_gone, fix, actions):
+        hands = [int(st[S.G_HANDS + s]) for s in range(N_SEATS)]
+        kitty = int(st[S.G_KITTY])
+        if fix:
+            played = int(st[S.G_PLAYED])
+            seen = sum(max(0, ((kitty >> (4 * r)) & 15) - ((played >> (4 * r)) & 15))
+                       << (4 * r) for r in range(L.N_RANKS))
+        else:
+            seen = kitty & ~_nibble_mask(seen_gone)
+        return {"seen_cards": _text(seen), "landlord": 0, "trace": trace[:n_trace],
+                "played_cards": [_text(int(st[S.G_PLAYED + s])) for s in range(N_SEATS)],
+                "self": seat, "current_hand": _text(hands[seat]),
+                "others_hand": _text(sum(hands) - hands[seat]),
+                "num_cards_left": [_n_cards(h) for h in hands], "actions": list(actions)}
+
+
 # ----------------------------------------------------------------------- the game
+LOG_ROWS = 256       # states logged for step_back (a classic hand has at most 162 actions)
+
+
 class FastdouDoudizhuGame:
-    """The game object behind :class:`DoudizhuEnv`, with the methods RLCard's ``Env`` calls
-    (``init_game``, ``step``, ``step_back``, ``get_state``, ``is_over``, ...). Its states are
-    seat numbers; the env reads everything else from here."""
+    """The game behind :class:`DoudizhuEnv`: a fastdou classic state array, its undo log and
+    the legal ids of the seat to act, with the methods RLCard's ``Env`` calls
+    (``init_game``, ``step``, ``step_back``, ``get_state``, ``is_over``, ...). Its "states"
+    are seat numbers; the env reads the rest from here."""
 
     def __init__(self, allow_step_back=False, fix_quirks=False):
         self.allow_step_back = allow_step_back
         self.fix_quirks = bool(fix_quirks)
         self.np_random = np.random.RandomState()
         self.num_players = N_SEATS
-        self.t = tables()
-        self.game = None
+        self.t = t = tables()
+        self.ids = np.empty(t.size, np.int64)        # ids[:n]: the seat to act's legal ids
+        self.records = np.empty((t.size, L.REC_WIDTH), np.uint64)   # scratch
+        self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
+        self.st = None
+        self.obs = None          # the seat to act's obs, when the last step made it
 
     # RLCard's Game interface --------------------------------------------------------
     @staticmethod
@@ -186,37 +262,54 @@ class FastdouDoudizhuGame:
         return tables().size
 
     def init_game(self):
-        deck = rlcard_deal(self.np_random)
-        h0, h1, h2, kitty = deal_counts(deck)
-        self.deck = deck
-        self.game = Game.from_hands([h0, h1, h2], _RULES, kitty=kitty, start="play",
-                                    landlord=0)
-        self.trace: list = []            # (seat, action text), RLCard's trace
+        """Deal as RLCard does from ``np_random`` and start play, the landlord at seat 0."""
+        self.deck = deck = rlcard_deal(self.np_random)
+        if self.st is None:
+            self.st = np.empty(S.STATE_SIZE, np.int64)
+        KR.deal_start(self.st, _RULES_ARRAY, deck)
+        self.k = 0
+        self.trace: list = []            # (seat, action text): RLCard's trace
         self.trace_ids: list = []
         self.seen_gone = 0               # ranks the landlord ever played (RLCard's seen_cards)
         self._suits = None               # suited hands, built when asked for
         self._ops: list = []             # until then, the (seat, id) plays and None undos
         self._undo: list = []
-        self._legal = None               # the player to act's ids, once asked for
         self.winner_id = None
-        self.state = self.current = 0
-        return self.get_state(0), 0
+        self.current = 0
+        self._legal_now()
+        return 0, 0
 
     def get_player_id(self):
         """The seat to act; once the hand is over, the seat after the winner (RLCard's)."""
         return self.current
 
     def is_over(self):
-        return self.game is not None and self.game.is_terminal()
+        return self.st is not None and bool(self.st[S.G_PHASE] == S.PH_DONE)
+
+    def get_state(self, player_id):
+        return player_id
 
     def step(self, action):
         """Apply an action given as RLCard's text (``"33344"``, ``"pass"``) or an id."""
+        aid = self.t.name_to_id.get(action, -1) if isinstance(action, str) else action
+        self.play_id(aid, action)
+        return self.current, self.current
+
+    def play_id(self, aid: int, action=None):
+        """Apply id ``aid`` if it is legal now (else ``IllegalMoveError``, and nothing
+        changes); the next seat's obs is kept in ``self.obs``."""
         if self.is_over():
             raise GameStateError("the hand is over; call reset()")
-        aid = self.t.name_to_id.get(action, -1) if isinstance(action, str) else action
-        seat = self.check_legal(aid, action)
-        self.game.push_id(aid)
-        self._legal = None
+        if self.k == len(self.log):
+            self.log = np.concatenate([self.log, np.empty_like(self.log)])
+        n, obs = KR.play(self.st, _RULES_ARRAY, *self.t.kernel_args, aid, self.n, self.log,
+                         self.k, self.records, self.ids, self.fix_quirks)
+        if n < 0:
+            raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
+                                   f"legal action of seat {self.current} now")
+        self.n, self.obs = n, obs
+        self.k += 1
+        seat = self.current
         self.trace.append((seat, self.t.names[aid]))
         self.trace_ids.append(aid)
         if seat == 0:
@@ -225,82 +318,63 @@ class FastdouDoudizhuGame:
             self._ops.append((seat, aid))
         else:
             self._suits_play(seat, aid)
-        if self.game.is_terminal():
+        if n == 0:
             self.winner_id = seat
-        nxt = self.current = (seat + 1) % N_SEATS
-        self.state = nxt
-        return nxt, nxt
-
-    def check_legal(self, aid, action) -> int:
-        """The seat to act, after checking that id ``aid`` is legal for it now."""
-        if self.is_over():
-            raise GameStateError("the hand is over; call reset()")
-        seat = self.get_player_id()
-        legal = self.legal_ids(seat)
-        if not (legal == aid).any():
-            raise IllegalMoveError(f"{action!r} is not a legal action of seat {seat} now "
-                                   f"({len(legal)} legal)")
-        return seat
+        self.current = seat + 1 if seat < 2 else 0
 
     def step_back(self):
-        if not self.trace:
+        if not self.trace_ids:
             return False
-        self.game.pop()
-        self._legal = None
-        self.current, _ = self.trace.pop()
+        self.k -= 1
+        self.st[:] = self.log[self.k]
+        self.trace = self.trace[:-1]     # a new list: states handed out keep their trace
+        self.current = int(self.st[S.G_PLAYER])
         self.trace_ids.pop()
         if self._suits is None:
             self._ops.append(None)
         else:
             self._suits_back()
         self.winner_id = None
-        self.state = self.get_player_id()
+        self._legal_now()
         return True
 
-    def get_state(self, player_id):
-        return player_id
+    def _legal_now(self):
+        self.n = KR.legal(self.st, _RULES_ARRAY, *self.t.kernel_args, self.records, self.ids)
+        self.obs = None
 
     # what the env reads ------------------------------------------------------------
     def legal_ids(self, seat: int) -> np.ndarray:
         """Seat ``seat``'s actions in RLCard's order (see the module docstring); for a seat
-        not to act, the actions it would have against the last play, as RLCard lists them."""
-        current = seat == self.get_player_id()
-        if current and self._legal is not None:
-            return self._legal
+        not to act, the actions it would have against the last play, as RLCard lists them
+        (none once the hand is over)."""
+        if seat == self.current:
+            return self.ids[:self.n].copy()
         if self.is_over():
-            ids = np.empty(0, dtype=np.int64)
-        elif current:
-            ids = self.game.legal_action_ids()
-        else:
-            ids = self._off_turn_ids(seat)
-        target = self._target(seat)
-        ids = np.sort(ids) if target < 0 else self.t.answer_order(ids, target)
-        if current:
-            self._legal = ids
-        return ids
-
-    def _target(self, seat: int) -> int:
-        """The play id ``seat`` answers (-1: it leads)."""
-        if self.is_over():
-            return -1
-        for k in range(len(self.trace_ids) - 1, -1, -1):
-            aid = self.trace_ids[k]
-            if aid != self.t.pass_id:
-                return -1 if self.trace[k][0] == seat else aid
-        return -1
-
-    def _off_turn_ids(self, seat: int) -> np.ndarray:
-        hand = np.uint64(self.game._state[S.G_HANDS + seat])
+            return np.empty(0, np.int64)
+        hand = np.uint64(self.st[S.G_HANDS + seat])
         target = self._target(seat)
         rules = _RULES.array
         if target < 0:
             out = K.new_moves(K.count_leading(hand, rules))
             K.leading_moves(hand, rules, out)
-            return self.t.table.ids(out)
-        record = self.t.table.id_records[target].astype(np.uint64)
-        out = K.new_moves(K.count_responses(hand, record, rules))
-        K.responses(hand, record, rules, out)
-        return np.concatenate(([self.t.pass_id], self.t.table.ids(out)))
+            ids = self.t.table.ids(out)
+            info = 0
+        else:
+            record = self.t.table.id_records[target]
+            out = K.new_moves(K.count_responses(hand, record, rules))
+            K.responses(hand, record, rules, out)
+            ids = np.concatenate(([self.t.pass_id], self.t.table.ids(out)))
+            info = int(record[L.REC_INFO])
+        KR.order_ids(info, self.t.table.id_records, self.t.position, ids, len(ids))
+        return ids
+
+    def _target(self, seat: int) -> int:
+        """The play id ``seat`` would answer: the last play, unless ``seat`` made it (-1)."""
+        for k in range(len(self.trace_ids) - 1, -1, -1):
+            aid = self.trace_ids[k]
+            if aid != self.t.pass_id:
+                return -1 if self.trace[k][0] == seat else aid
+        return -1
 
     # suited hands (get_perfect_information) ---------------------------------------
     def _suits_build(self):
@@ -308,7 +382,7 @@ class FastdouDoudizhuGame:
         first card of a rank in hand order and puts cards back after the others of their
         rank on ``step_back``; replaying every play and undo since the deal reproduces that."""
         hands = [[[] for _ in range(L.N_RANKS)] for _ in range(N_SEATS)]
-        deck = self.deck
+        deck = self.deck.tolist()
         for s in range(N_SEATS):
             cards = deck[s * HAND:(s + 1) * HAND] + (deck[N_SEATS * HAND:] if s == 0 else [])
             for c in sorted(cards, key=_card_rank):      # stable, as RLCard's sort
@@ -360,54 +434,53 @@ class DoudizhuEnv(Env):
         self.state_shape = [[KR.LANDLORD_SIZE], [KR.FARMER_SIZE], [KR.FARMER_SIZE]]
         self.action_shape = [[KR.BLOCK] for _ in range(self.num_players)]
 
+    def step(self, action, raw_action=False):
+        """RLCard's ``step``: an id (or with ``raw_action`` RLCard's action text); an action
+        that is not legal now raises ``IllegalMoveError`` and changes nothing."""
+        g = self.game
+        if raw_action:
+            aid = self._t.name_to_id.get(action, -1) if isinstance(action, str) else -1
+        else:
+            aid = self._id(action)
+        seat = g.current
+        g.play_id(aid, action)
+        self.timestep += 1
+        self.action_recorder.append((seat, action if raw_action else self._t.names[aid]))
+        return self._extract_state(g.current), g.current
+
     def _extract_state(self, seat):
         g = self.game
-        st = g.game._state
-        ids = g.legal_ids(seat)
-        names = self._t.names
-        raw_actions = [names[i] for i in ids.tolist()]
-        out = OrderedDict(obs=KR.encode(st, seat, self.fix_quirks),
-                          legal_actions=self._get_legal_actions())
-        out["raw_obs"] = self._raw_obs(seat, st, raw_actions)
-        out["raw_legal_actions"] = list(raw_actions)
+        t = self._t
+        if seat == g.current:
+            ids = g.ids[:g.n].copy()
+            legal = ids
+            obs = g.obs if g.obs is not None else KR.encode(g.st, seat, self.fix_quirks)
+        else:
+            ids = g.legal_ids(seat)
+            legal = g.ids[:g.n].copy()
+            obs = KR.encode(g.st, seat, self.fix_quirks)
+        raw_actions = t.names_array[ids].tolist()
+        out = OrderedDict(obs=obs, legal_actions=_LegalActions(legal.tolist(), legal))
+        out["raw_obs"] = _RawObs(seat, g.st.copy(), g.trace, len(g.trace), g.seen_gone,
+                                 self.fix_quirks, raw_actions)
+        out["raw_legal_actions"] = raw_actions
         out["action_record"] = self.action_recorder
         return out
 
-    def _raw_obs(self, seat, st, actions) -> dict:
-        g = self.game
-        hands = [int(st[S.G_HANDS + s]) for s in range(N_SEATS)]
-        kitty = int(st[S.G_KITTY])
-        if self.fix_quirks:
-            landlord = int(st[S.G_PLAYED])
-            seen = sum(max(0, ((kitty >> (4 * r)) & 15) - ((landlord >> (4 * r)) & 15))
-                       << (4 * r) for r in range(L.N_RANKS))
-        else:
-            seen = kitty & ~_nibble_mask(g.seen_gone)
-        return {"seen_cards": _text(seen), "landlord": 0, "trace": list(g.trace),
-                "played_cards": [_text(int(st[S.G_PLAYED + s])) for s in range(N_SEATS)],
-                "self": seat, "current_hand": _text(hands[seat]),
-                "others_hand": _text(sum(hands) - hands[seat]),
-                "num_cards_left": [_n_cards(h) for h in hands], "actions": actions}
-
-    def step(self, action, raw_action=False):
-        """RLCard's ``step``; an action that is not legal now raises ``IllegalMoveError``
-        before anything is recorded."""
-        if raw_action:
-            aid = self._t.name_to_id.get(action, -1) if isinstance(action, str) else -1
-            self.game.check_legal(aid, action)
-        return super().step(action, raw_action)
-
-    def _decode_action(self, action_id):
-        if not isinstance(action_id, (int, np.integer)) or \
+    def _id(self, action_id) -> int:
+        if type(action_id) is not int and not isinstance(action_id, np.integer) or \
                 not 0 <= action_id < self._t.size:
             raise IllegalMoveError(f"action id {action_id!r} is not in 0..{self._t.size - 1}")
-        return self._t.names[int(action_id)]
+        return int(action_id)
+
+    def _decode_action(self, action_id):
+        return self._t.names[self._id(action_id)]
 
     def _get_legal_actions(self):
-        """The legal actions of the seat to act (also in ``get_state`` of another seat, as
-        in RLCard, whose ``raw_obs["actions"]`` are then that seat's)."""
-        ids = self.game.legal_ids(self.game.get_player_id())
-        return OrderedDict(zip(ids.tolist(), self._t.cards[ids]))
+        """The legal actions of the seat to act (``get_state`` of another seat gives these
+        too, as in RLCard, whose ``raw_obs["actions"]`` are then that seat's)."""
+        ids = self.game.ids[:self.game.n].copy()
+        return _LegalActions(ids.tolist(), ids)
 
     def get_payoffs(self):
         """RLCard's payoffs: 1 to each seat of the winning side, 0 to the others. Before the
@@ -415,25 +488,18 @@ class DoudizhuEnv(Env):
         ``fastdou_fix_quirks``: [0, 0, 0]."""
         if not self.game.is_over():
             return np.array([0, 0, 0]) if self.fix_quirks else np.array([0, 1, 1])
-        landlord_won = int(self.game.game._state[S.G_WINNER]) == S.SIDE_LANDLORD
+        landlord_won = int(self.game.st[S.G_WINNER]) == S.SIDE_LANDLORD
         return np.array([1, 0, 0]) if landlord_won else np.array([0, 1, 1])
 
     def get_perfect_information(self):
         g = self.game
-        st = g.game._state
-        seat = g.get_player_id()
         return {"hand_cards_with_suit": [g.suited_hand(s) for s in range(N_SEATS)],
-                "hand_cards": [_text(int(st[S.G_HANDS + s])) for s in range(N_SEATS)],
-                "trace": list(g.trace), "current_player": seat,
-                "legal_actions": [self._t.names[i] for i in g.legal_ids(seat).tolist()]}
+                "hand_cards": [_text(int(g.st[S.G_HANDS + s])) for s in range(N_SEATS)],
+                "trace": list(g.trace), "current_player": g.current,
+                "legal_actions": self._t.names_array[g.ids[:g.n]].tolist()}
 
     def get_action_feature(self, action):
-        self._decode_action(action)
-        return self._t.cards[int(action)].copy()
-
-
-def _n_cards(packed: int) -> int:
-    return sum((packed >> (4 * r)) & 15 for r in range(L.N_RANKS))
+        return self._t.cards[self._id(action)].copy()
 
 
 if ENV_ID not in registry.env_specs:
