@@ -149,12 +149,13 @@ def tables() -> _Tables:
 
 # ----------------------------------------------------------------------- lazy dicts
 class _LazyDict(dict):
-    """A dict whose values are made on first use: it holds its keys (values ``None``) until
-    a method reads a value, then ``_make()`` fills it and it is a plain dict from then on.
-    Every dict method is wrapped, so Python code (and json, pickle, copy) sees the values;
-    only C code reading dict slots directly (``dict.values(d)``) could see the ``None``s."""
+    """A dict made on first use, in two steps: a method that reads only keys first stores
+    ``_keys(*args)`` (values ``None``), any other method first stores ``_make(*args)``'s
+    items; from then on it is a plain dict. Python code (and dict(), ``**``, copy, pickle,
+    json) sees the items; only C code reading the slots directly (``dict.values(d)``
+    called unbound) could see what is stored before."""
 
-    __slots__ = ("_args",)
+    __slots__ = ("_args", "_keyed")
 
     def _filled(self):
         args = self._args
@@ -163,41 +164,56 @@ class _LazyDict(dict):
             dict.update(self, self._make(*args))
         return self
 
+    def _with_keys(self):
+        if not self._keyed:
+            self._keyed = True
+            dict.update(self, dict.fromkeys(self._keys(*self._args)))
+        return self
 
-def _wrap(name):
+
+def _wrap(name, keys_only):
     method = getattr(dict, name)
-
-    def wrapped(self, *args, **kwargs):
-        return method(self._filled() if self._args is not None else self, *args, **kwargs)
+    if keys_only:
+        def wrapped(self, *args, **kwargs):
+            return method(self._with_keys() if self._args is not None else self,
+                          *args, **kwargs)
+    else:
+        def wrapped(self, *args, **kwargs):
+            return method(self._filled() if self._args is not None else self,
+                          *args, **kwargs)
     wrapped.__name__ = name
     wrapped.__doc__ = method.__doc__
     return wrapped
 
 
-for _name in ("__getitem__", "__eq__", "__ne__", "__repr__", "__reversed__",
-              "__setitem__", "__delitem__", "__or__", "__ior__", "values", "items", "get",
-              "copy", "pop", "popitem", "setdefault", "update", "clear"):
-    setattr(_LazyDict, _name, _wrap(_name))
+for _name in ("__contains__", "__iter__", "__len__", "__reversed__", "keys"):
+    setattr(_LazyDict, _name, _wrap(_name, True))
+for _name in ("__getitem__", "__eq__", "__ne__", "__repr__", "__setitem__", "__delitem__",
+              "__or__", "__ior__", "values", "items", "get", "copy", "pop", "popitem",
+              "setdefault", "update", "clear"):
+    setattr(_LazyDict, _name, _wrap(_name, False))
 _LazyDict.__hash__ = None
-# Iterating gives keys only, but overriding __iter__ at all makes dict(d) and {**d} read
-# the values through __getitem__ instead of copying the dict's slots.
-_LazyDict.__iter__ = lambda self: dict.__iter__(self)
 _LazyDict.__reduce_ex__ = lambda self, protocol: (dict, (dict(self._filled()),))
 
 
 class _LegalActions(_LazyDict):
-    """RLCard's ``legal_actions``: id -> the action's 54-entry card array (fresh arrays,
-    made when a value is first read)."""
+    """RLCard's ``legal_actions``: id -> the action's 54-entry card array (fresh arrays),
+    made on first use (json.dumps of it before any use, which RLCard's arrays cannot pass
+    anyway, would write ``{}``)."""
 
     __slots__ = ()
 
-    def __init__(self, id_list, ids):
-        dict.update(self, dict.fromkeys(id_list))
-        self._args = (id_list, ids)
+    def __init__(self, ids):
+        self._args = (ids,)
+        self._keyed = False
 
     @staticmethod
-    def _make(id_list, ids):
-        return zip(id_list, tables().cards[ids])
+    def _keys(ids):
+        return ids.tolist()
+
+    @staticmethod
+    def _make(ids):
+        return zip(ids.tolist(), tables().cards[ids])
 
 
 _RAW_KEYS = dict.fromkeys(("seen_cards", "landlord", "trace", "played_cards", "self",
@@ -205,13 +221,15 @@ _RAW_KEYS = dict.fromkeys(("seen_cards", "landlord", "trace", "played_cards", "s
 
 
 class _RawObs(_LazyDict):
-    """RLCard's ``raw_obs`` of one seat at one moment, built when first read."""
+    """RLCard's ``raw_obs`` of one seat at one moment, built when first read (its keys are
+    stored at once, so json and C code see every key)."""
 
     __slots__ = ()
 
     def __init__(self, *snapshot):
         dict.update(self, _RAW_KEYS)
         self._args = snapshot
+        self._keyed = True
 
     @staticmethod
     def _make(seat, st, trace, n_trace, seen_gone, fix, actions):
@@ -269,7 +287,6 @@ class FastdouDoudizhuGame:
         KR.deal_start(self.st, _RULES_ARRAY, deck)
         self.k = 0
         self.trace: list = []            # (seat, action text): RLCard's trace
-        self.trace_ids: list = []
         self.seen_gone = 0               # ranks the landlord ever played (RLCard's seen_cards)
         self._suits = None               # suited hands, built when asked for
         self._ops: list = []             # until then, the (seat, id) plays and None undos
@@ -298,20 +315,19 @@ class FastdouDoudizhuGame:
     def play_id(self, aid: int, action=None):
         """Apply id ``aid`` if it is legal now (else ``IllegalMoveError``, and nothing
         changes); the next seat's obs is kept in ``self.obs``."""
-        if self.is_over():
-            raise GameStateError("the hand is over; call reset()")
         if self.k == len(self.log):
             self.log = np.concatenate([self.log, np.empty_like(self.log)])
         n, obs = KR.play(self.st, _RULES_ARRAY, *self.t.kernel_args, aid, self.n, self.log,
                          self.k, self.records, self.ids, self.fix_quirks)
         if n < 0:
+            if self.is_over():
+                raise GameStateError("the hand is over; call reset()")
             raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
                                    f"legal action of seat {self.current} now")
         self.n, self.obs = n, obs
         self.k += 1
         seat = self.current
         self.trace.append((seat, self.t.names[aid]))
-        self.trace_ids.append(aid)
         if seat == 0:
             self.seen_gone |= self.t.packed_int[aid]
         if self._suits is None:
@@ -323,13 +339,12 @@ class FastdouDoudizhuGame:
         self.current = seat + 1 if seat < 2 else 0
 
     def step_back(self):
-        if not self.trace_ids:
+        if not self.k:
             return False
         self.k -= 1
         self.st[:] = self.log[self.k]
         self.trace = self.trace[:-1]     # a new list: states handed out keep their trace
         self.current = int(self.st[S.G_PLAYER])
-        self.trace_ids.pop()
         if self._suits is None:
             self._ops.append(None)
         else:
@@ -370,10 +385,9 @@ class FastdouDoudizhuGame:
 
     def _target(self, seat: int) -> int:
         """The play id ``seat`` would answer: the last play, unless ``seat`` made it (-1)."""
-        for k in range(len(self.trace_ids) - 1, -1, -1):
-            aid = self.trace_ids[k]
-            if aid != self.t.pass_id:
-                return -1 if self.trace[k][0] == seat else aid
+        for s, name in reversed(self.trace):
+            if name != "pass":
+                return -1 if s == seat else self.t.name_to_id[name]
         return -1
 
     # suited hands (get_perfect_information) ---------------------------------------
@@ -460,7 +474,9 @@ class DoudizhuEnv(Env):
             legal = g.ids[:g.n].copy()
             obs = KR.encode(g.st, seat, self.fix_quirks)
         raw_actions = t.names_array[ids].tolist()
-        out = OrderedDict(obs=obs, legal_actions=_LegalActions(legal.tolist(), legal))
+        out = OrderedDict()
+        out["obs"] = obs
+        out["legal_actions"] = _LegalActions(legal)
         out["raw_obs"] = _RawObs(seat, g.st.copy(), g.trace, len(g.trace), g.seen_gone,
                                  self.fix_quirks, raw_actions)
         out["raw_legal_actions"] = raw_actions
@@ -479,8 +495,7 @@ class DoudizhuEnv(Env):
     def _get_legal_actions(self):
         """The legal actions of the seat to act (``get_state`` of another seat gives these
         too, as in RLCard, whose ``raw_obs["actions"]`` are then that seat's)."""
-        ids = self.game.ids[:self.game.n].copy()
-        return _LegalActions(ids.tolist(), ids)
+        return _LegalActions(self.game.ids[:self.game.n].copy())
 
     def get_payoffs(self):
         """RLCard's payoffs: 1 to each seat of the winning side, 0 to the others. Before the
