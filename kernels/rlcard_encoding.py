@@ -219,18 +219,19 @@ def legal(state, rules, keys, key_ids, id_records, selection, position, records,
 def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log, k,
          records, ids, fix):
     """One env step: refuse id ``a`` unless it is among the legal ``ids[:n]`` (returns
-    ``(-1, empty)``); else log the state in ``log[k]``, apply ``a``, write the next seat's
-    legal ids into ``ids`` and return ``(their count, the next seat's observation)``."""
+    ``(-1, empty, empty)``); else log the state in ``log[k]``, apply ``a``, write the next
+    seat's legal ids into ``ids`` and return ``(their count, the next seat's observation,
+    a copy of its legal ids)``."""
     legal_now = False
     for i in range(n):
         if ids[i] == a:
             legal_now = True
             break
     if not legal_now:
-        return -1, np.empty(0, np.int8)
+        return -1, np.empty(0, np.int8), ids[:0].copy()
     nxt = (state[G_PLAYER] + 1) % 3
     m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, ids)
     if m < 0:
-        return -1, np.empty(0, np.int8)
+        return -1, np.empty(0, np.int8), ids[:0].copy()
     order_ids(state[G_LAST_INFO], id_records, position, ids, m)
-    return m, encode(state, nxt, fix)
+    return m, encode(state, nxt, fix), ids[:m].copy()

@@ -264,6 +264,7 @@ class FastdouDoudizhuGame:
         self.np_random = np.random.RandomState()
         self.num_players = N_SEATS
         self.t = t = tables()
+        self._kargs = t.kernel_args
         self.ids = np.empty(t.size, np.int64)        # ids[:n]: the seat to act's legal ids
         self.records = np.empty((t.size, L.REC_WIDTH), np.uint64)   # scratch
         self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
@@ -317,8 +318,8 @@ class FastdouDoudizhuGame:
         changes); the next seat's obs is kept in ``self.obs``."""
         if self.k == len(self.log):
             self.log = np.concatenate([self.log, np.empty_like(self.log)])
-        n, obs = KR.play(self.st, _RULES_ARRAY, *self.t.kernel_args, aid, self.n, self.log,
-                         self.k, self.records, self.ids, self.fix_quirks)
+        n, obs, self.legal = KR.play(self.st, _RULES_ARRAY, *self._kargs, aid, self.n,
+                                     self.log, self.k, self.records, self.ids, self.fix_quirks)
         if n < 0:
             if self.is_over():
                 raise GameStateError("the hand is over; call reset()")
@@ -354,7 +355,8 @@ class FastdouDoudizhuGame:
         return True
 
     def _legal_now(self):
-        self.n = KR.legal(self.st, _RULES_ARRAY, *self.t.kernel_args, self.records, self.ids)
+        self.n = KR.legal(self.st, _RULES_ARRAY, *self._kargs, self.records, self.ids)
+        self.legal = self.ids[:self.n].copy()     # the seat to act's ids (not to be changed)
         self.obs = None
 
     # what the env reads ------------------------------------------------------------
@@ -363,7 +365,7 @@ class FastdouDoudizhuGame:
         not to act, the actions it would have against the last play, as RLCard lists them
         (none once the hand is over)."""
         if seat == self.current:
-            return self.ids[:self.n].copy()
+            return self.legal
         if self.is_over():
             return np.empty(0, np.int64)
         hand = np.uint64(self.st[S.G_HANDS + seat])
@@ -454,6 +456,8 @@ class DoudizhuEnv(Env):
         g = self.game
         if raw_action:
             aid = self._t.name_to_id.get(action, -1) if isinstance(action, str) else -1
+        elif type(action) is int and 0 <= action < self._t.size:
+            aid = action
         else:
             aid = self._id(action)
         seat = g.current
@@ -465,13 +469,12 @@ class DoudizhuEnv(Env):
     def _extract_state(self, seat):
         g = self.game
         t = self._t
+        legal = g.legal
         if seat == g.current:
-            ids = g.ids[:g.n].copy()
-            legal = ids
+            ids = legal
             obs = g.obs if g.obs is not None else KR.encode(g.st, seat, self.fix_quirks)
         else:
             ids = g.legal_ids(seat)
-            legal = g.ids[:g.n].copy()
             obs = KR.encode(g.st, seat, self.fix_quirks)
         raw_actions = t.names_array[ids].tolist()
         out = OrderedDict()
@@ -495,7 +498,7 @@ class DoudizhuEnv(Env):
     def _get_legal_actions(self):
         """The legal actions of the seat to act (``get_state`` of another seat gives these
         too, as in RLCard, whose ``raw_obs["actions"]`` are then that seat's)."""
-        return _LegalActions(self.game.ids[:self.game.n].copy())
+        return _LegalActions(self.game.legal)
 
     def get_payoffs(self):
         """RLCard's payoffs: 1 to each seat of the winning side, 0 to the others. Before the
@@ -511,7 +514,7 @@ class DoudizhuEnv(Env):
         return {"hand_cards_with_suit": [g.suited_hand(s) for s in range(N_SEATS)],
                 "hand_cards": [_text(int(g.st[S.G_HANDS + s])) for s in range(N_SEATS)],
                 "trace": list(g.trace), "current_player": g.current,
-                "legal_actions": self._t.names_array[g.ids[:g.n]].tolist()}
+                "legal_actions": self._t.names_array[g.legal].tolist()}
 
     def get_action_feature(self, action):
         return self._t.cards[self._id(action)].copy()
