@@ -215,6 +215,12 @@ class _LegalActions(_LazyDict):
     def _make(ids):
         return zip(ids.tolist(), tables().cards[ids])
 
+    def __iter__(self):           # iterating needs no dict: the ids in order
+        return iter(self._args[0].tolist()) if self._args is not None else dict.__iter__(self)
+
+    def __len__(self):
+        return len(self._args[0]) if self._args is not None else dict.__len__(self)
+
 
 _RAW_KEYS = dict.fromkeys(("seen_cards", "landlord", "trace", "played_cards", "self",
                            "current_hand", "others_hand", "num_cards_left", "actions"))
@@ -269,6 +275,7 @@ class FastdouDoudizhuGame:
         self.records = np.empty((t.size, L.REC_WIDTH), np.uint64)   # scratch
         self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
         self.st = None
+        self.over = False
         self.obs = None          # the seat to act's obs, when the last step made it
 
     # RLCard's Game interface --------------------------------------------------------
@@ -293,6 +300,7 @@ class FastdouDoudizhuGame:
         self._ops: list = []             # until then, the (seat, id) plays and None undos
         self._undo: list = []
         self.winner_id = None
+        self.over = False
         self.current = 0
         self._legal_now()
         return 0, 0
@@ -302,7 +310,7 @@ class FastdouDoudizhuGame:
         return self.current
 
     def is_over(self):
-        return self.st is not None and bool(self.st[S.G_PHASE] == S.PH_DONE)
+        return self.over
 
     def get_state(self, player_id):
         return player_id
@@ -337,6 +345,7 @@ class FastdouDoudizhuGame:
             self._suits_play(seat, aid)
         if n == 0:
             self.winner_id = seat
+            self.over = True
         self.current = seat + 1 if seat < 2 else 0
 
     def step_back(self):
@@ -351,6 +360,7 @@ class FastdouDoudizhuGame:
         else:
             self._suits_back()
         self.winner_id = None
+        self.over = False
         self._legal_now()
         return True
 
@@ -465,6 +475,9 @@ class DoudizhuEnv(Env):
         self.timestep += 1
         self.action_recorder.append((seat, action if raw_action else self._t.names[aid]))
         return self._extract_state(g.current), g.current
+
+    def is_over(self):
+        return self.game.over
 
     def _extract_state(self, seat):
         g = self.game
