@@ -12,7 +12,6 @@ import fastdou  # noqa: E402
 from fastdou.adapters import rlcard as A  # noqa: E402
 from conftest import SLOW  # noqa: E402
 from rlcard.agents import RandomAgent  # noqa: E402
-from rlcard.envs.doudizhu import DoudizhuEnv as RLCardEnv  # noqa: E402
 from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1  # noqa: E402
 
 GAMES = 3000 if SLOW else 300
@@ -272,15 +271,20 @@ def test_step_back_needs_config():
 
 
 def test_bad_actions_are_clear_errors():
+    """A refused action raises a FastdouError and changes nothing."""
     env = rlcard.make(A.ENV_ID, {"seed": 3})
     state, _ = env.reset()
+    before = (env.get_perfect_information(), env.timestep, list(env.action_recorder))
     with pytest.raises(fastdou.IllegalMoveError):
         env.step(fastdou.action_table("classic").pass_id)      # the leader may not pass
-    for bad in (-1, 27472, 10 ** 9, 1.5, "3"):
+    for bad in (-1, 27472, 10 ** 9, 1.5, "3", None):
         with pytest.raises(fastdou.FastdouError):
             env.step(bad)
-    with pytest.raises(fastdou.IllegalMoveError):
-        env.step("33333", raw_action=True)
+    for bad in ("33333", "pass", "bid_1", 5):
+        with pytest.raises(fastdou.IllegalMoveError):
+            env.step(bad, raw_action=True)
+    assert (env.get_perfect_information(), env.timestep, env.action_recorder) == before
+    assert np.array_equal(env.get_state(0)["obs"], state["obs"])
     while not env.is_over():
         state, _ = env.step(min(state["legal_actions"]))
     with pytest.raises(fastdou.GameStateError):
@@ -325,10 +329,6 @@ def test_random_agents_run():
 
 
 # ----------------------------------------------------------------------- the quirks
-def _farmer_view(env, seat):
-    return env.get_state(seat)["obs"]
-
-
 FARMER_LANDLORD_ACTION = slice(54 * 14, 54 * 15)
 FARMER_TEAMMATE_ACTION = slice(54 * 15, 54 * 16)
 FARMER_LANDLORD_LEFT = slice(54 * 16, 54 * 16 + 20)

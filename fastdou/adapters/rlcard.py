@@ -11,23 +11,42 @@
 
 The game is fastdou's ``classic`` preset, ``standard`` profile, landlord fixed at seat 0
 straight into play (RLCard's setting); action ids are ``fastdou.action_table("classic")``,
-which equal RLCard's ``ACTION_2_ID``. ``obs`` comes from one compiled call
-(:mod:`fastdou.kernels.rlcard_encoding`) and equals RLCard's ``_extract_state`` byte for
-byte, quirks included (see that module). ``config["fastdou_fix_quirks"] = True`` takes the
-corrected readings instead: the farmers' "last landlord / teammate action" is their most
-recent action, 0 cards left is an all-zero one-hot, and ``raw_obs["seen_cards"]`` is the
-kitty less, rank by rank, the cards the landlord has played (RLCard drops every copy of a
-rank once the landlord plays one, and ``step_back`` never restores them).
+which equal RLCard's ``ACTION_2_ID`` (``num_actions`` 27,472: the plays and pass). A step
+is one compiled call (:mod:`fastdou.kernels.rlcard_encoding`: check, apply, the next
+seat's legal ids in RLCard's order, its ``obs``). ``legal_actions`` and ``raw_obs`` are
+dicts made when first read (iterating ``legal_actions`` makes no arrays); they show the
+moment they were handed out, like RLCard's.
 
-Orders: RLCard lists the actions of a player who answers a play in its own order (pass
-first, the same type by weight, then the rocket and the bombs); this env lists them in
-that same order, so rule agents that take the first best action choose the same one. A
-player who leads gets RLCard's actions from a Python ``set`` (its order varies with
-``PYTHONHASHSEED``); here they are in ascending id order.
+RLCard 1.2.0's quirks, reproduced (``config["fastdou_fix_quirks"] = True`` corrects the
+ones marked *fix*):
 
-RLCard behaviours kept on purpose: ``step_back`` leaves ``action_record`` and
-``timestep`` as they are; ``get_state(p)`` for a seat that is not to act lists the
-actions ``p`` would have against the last play (``[]`` once the hand is over).
+1. *fix* (rlcard#292) a farmer's "last landlord action" and "last teammate action" loop
+   over ``reversed(trace)`` and so keep that seat's FIRST action; fixed: its latest (a
+   pass: zeros).
+2. *fix* ``_get_one_hot_array(0, n)`` sets entry ``n - 1``: a seat with no cards left (the
+   winner, in the last states) reads as a full hand; fixed: an all-zero block.
+3. *fix* ``raw_obs["seen_cards"]``: once the landlord plays a card of a rank, every copy of
+   that rank leaves the string (kitty card or not), and ``step_back`` never puts it back;
+   fixed: the kitty less, rank by rank, the cards the landlord has played.
+4. *fix* ``get_payoffs()`` before the hand ends answers [0, 1, 1] (farmers won); fixed:
+   [0, 0, 0].
+5. ``get_state(p)`` for a seat not to act: ``legal_actions`` are the seat to act's,
+   ``raw_obs["actions"]`` and ``raw_legal_actions`` what ``p`` could play against the last
+   play (or lead, if it made it); ``[]`` once the hand is over.
+6. ``step_back`` leaves ``action_record`` (shared by every state) and ``timestep`` as they
+   are; after the last action the seat "to act" is the one after the winner.
+7. A leader's actions come from a Python ``set`` (their order varies with
+   ``PYTHONHASHSEED``); here they are in ascending id order. An answer's actions are in
+   RLCard's order (pass, the same type by RLCard's enumeration, the rocket, the bombs; a
+   bomb answered: bombs, then the rocket), so rule agents that keep the first best action
+   choose as on RLCard.
+8. Not reproduced: RLCard cannot encode a farmer's view before the landlord's first action
+   (``UnboundLocalError``: after ``step_back`` to the start, or ``get_state(1)`` right after
+   ``reset``); here the landlord-action block is zeros.
+
+Other readings that are RLCard's and not quirks: "last action" is the last action unless it
+is a pass, then the one before (two passes: zeros); ``others_hand`` is the other two hands
+together; ``num_cards_left`` counts every seat.
 """
 
 from __future__ import annotations
@@ -38,7 +57,6 @@ from collections import OrderedDict
 import numpy as np
 from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
-from rlcard.utils import seeding
 
 from fastdou import kernels as K
 from fastdou.actions import action_table
@@ -326,14 +344,14 @@ class FastdouDoudizhuGame:
         changes); the next seat's obs is kept in ``self.obs``."""
         if self.k == len(self.log):
             self.log = np.concatenate([self.log, np.empty_like(self.log)])
-        n, obs, self.legal = KR.play(self.st, _RULES_ARRAY, *self._kargs, aid, self.n,
-                                     self.log, self.k, self.records, self.ids, self.fix_quirks)
+        n, obs, legal = KR.play(self.st, _RULES_ARRAY, *self._kargs, aid, self.n, self.log,
+                                self.k, self.records, self.ids, self.fix_quirks)
         if n < 0:
             if self.is_over():
                 raise GameStateError("the hand is over; call reset()")
             raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
                                    f"legal action of seat {self.current} now")
-        self.n, self.obs = n, obs
+        self.n, self.obs, self.legal = n, obs, legal
         self.k += 1
         seat = self.current
         self.trace.append((seat, self.t.names[aid]))
