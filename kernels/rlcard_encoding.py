@@ -209,9 +209,11 @@ def order_ids(last, id_records, position, ids, n):
 
 @kernel
 def legal(state, rules, keys, key_ids, id_records, selection, position, records, ids):
-    """The player to act's legal ids in RLCard's order into ``ids``; returns how many."""
+    """The player to act's legal ids in RLCard's order into ``ids``; returns how many
+    (when more than fit, nothing is ordered: call again with room for them)."""
     n = legal_ids(state, rules, keys, key_ids, selection, records, ids)
-    order_ids(state[G_LAST_INFO], id_records, position, ids, n)
+    if n <= ids.shape[0]:
+        order_ids(state[G_LAST_INFO], id_records, position, ids, n)
     return n
 
 
@@ -233,5 +235,7 @@ def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log
     m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, ids)
     if m < 0:
         return -1, np.empty(0, np.int8), ids[:0].copy()
+    if m > ids.shape[0]:           # ids too short: the caller lists them again (legal)
+        return m, encode(state, nxt, fix), ids[:0].copy()
     order_ids(state[G_LAST_INFO], id_records, position, ids, m)
     return m, encode(state, nxt, fix), ids[:m].copy()

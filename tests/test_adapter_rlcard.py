@@ -263,6 +263,16 @@ def test_lazy_dicts_are_dicts():
                     assert np.array_equal(out[k], rv[k])
 
 
+def test_more_legal_ids_than_room(monkeypatch):
+    """The legal-id buffers grow when a seat has more actions than they hold."""
+    monkeypatch.setattr(A, "IDS_ROOM", 3)
+    rng = np.random.default_rng(3)
+    for seed in range(5):
+        ref, got = make_pair(seed, allow_step_back=True)
+        play_both(ref, got, rng, back_every=4)
+    assert len(got.game.ids) > 3
+
+
 def test_step_back_needs_config():
     env = rlcard.make(A.ENV_ID, {"seed": 0})
     env.reset()

@@ -274,6 +274,7 @@ class _RawObs(_LazyDict):
 
 # ----------------------------------------------------------------------- the game
 LOG_ROWS = 256       # states logged for step_back (a classic hand has at most 162 actions)
+IDS_ROOM = 1024      # legal ids room to start with (20-card hands lead a few hundred moves)
 
 
 class FastdouDoudizhuGame:
@@ -289,12 +290,15 @@ class FastdouDoudizhuGame:
         self.num_players = N_SEATS
         self.t = t = tables()
         self._kargs = t.kernel_args
-        self.ids = np.empty(t.size, np.int64)        # ids[:n]: the seat to act's legal ids
-        self.records = np.empty((t.size, L.REC_WIDTH), np.uint64)   # scratch
+        self._room(IDS_ROOM)
         self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
         self.st = None
         self.over = False
         self.obs = None          # the seat to act's obs, when the last step made it
+
+    def _room(self, n):
+        self.ids = np.empty(n, np.int64)         # ids[:self.n]: the seat to act's legal ids
+        self.records = np.empty((n, L.REC_WIDTH), np.uint64)        # scratch
 
     # RLCard's Game interface --------------------------------------------------------
     @staticmethod
@@ -351,8 +355,12 @@ class FastdouDoudizhuGame:
                 raise GameStateError("the hand is over; call reset()")
             raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
                                    f"legal action of seat {self.current} now")
-        self.n, self.obs, self.legal = n, obs, legal
         self.k += 1
+        if n > len(self.ids):
+            self._legal_now()
+        else:
+            self.n, self.legal = n, legal
+        self.obs = obs
         seat = self.current
         self.trace.append((seat, self.t.names[aid]))
         if seat == 0:
@@ -384,6 +392,9 @@ class FastdouDoudizhuGame:
 
     def _legal_now(self):
         self.n = KR.legal(self.st, _RULES_ARRAY, *self._kargs, self.records, self.ids)
+        if self.n > len(self.ids):
+            self._room(2 * self.n)
+            self.n = KR.legal(self.st, _RULES_ARRAY, *self._kargs, self.records, self.ids)
         self.legal = self.ids[:self.n].copy()     # the seat to act's ids (not to be changed)
         self.obs = None
 
