@@ -113,19 +113,33 @@ def deal_counts(deck) -> tuple:
 
 
 # ----------------------------------------------------------------------- tables
-@functools.lru_cache(maxsize=1 << 16)
+# _BYTE_TEXT[i][b]: the text of byte i of a packed multiset holding b (ranks 2i and 2i+1)
+_BYTE_TEXT = [[TOKENS[2 * i] * (b & 15) + (TOKENS[2 * i + 1] * (b >> 4) if 2 * i + 1 <
+                                            L.N_RANKS else "") for b in range(256)]
+              for i in range(8)]
+
+
+@functools.lru_cache(maxsize=1 << 16)     # a seat's hand and played cards repeat for steps
 def _text(packed: int) -> str:
     """RLCard's text of packed cards: the tokens sorted low to high (``""`` for none)."""
-    return "".join(TOKENS[r] * ((packed >> (4 * r)) & 15) for r in range(L.N_RANKS))
+    t0, t1, t2, t3, t4, t5, t6, t7 = _BYTE_TEXT
+    b = packed.to_bytes(8, "little")
+    return t0[b[0]] + t1[b[1]] + t2[b[2]] + t3[b[3]] + t4[b[4]] + t5[b[5]] + t6[b[6]] + t7[b[7]]
 
 
-def _n_cards(packed: int) -> int:
-    return sum((packed >> (4 * r)) & 15 for r in range(L.N_RANKS))
+_LOW_BITS = sum(1 << (4 * r) for r in range(L.N_RANKS))     # the low bit of every nibble
 
 
 def _nibble_mask(packed: int) -> int:
     """0xF in every nibble where ``packed`` holds a card."""
-    return sum(15 << (4 * r) for r in range(L.N_RANKS) if (packed >> (4 * r)) & 15)
+    return ((packed | packed >> 1 | packed >> 2 | packed >> 3) & _LOW_BITS) * 15
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _kitty_left(kitty: int, played: int) -> int:
+    """The kitty less, rank by rank, the cards ``played`` (fixed ``seen_cards``)."""
+    return sum(max(0, ((kitty >> (4 * r)) & 15) - ((played >> (4 * r)) & 15)) << (4 * r)
+               for r in range(L.N_RANKS))
 
 
 class _Tables:
@@ -257,19 +271,15 @@ class _RawObs(_LazyDict):
 
     @staticmethod
     def _make(seat, st, trace, n_trace, seen_gone, fix, actions):
-        hands = [int(st[S.G_HANDS + s]) for s in range(N_SEATS)]
+        hands = st[S.G_HANDS:S.G_HANDS + N_SEATS].tolist()
         kitty = int(st[S.G_KITTY])
-        if fix:
-            played = int(st[S.G_PLAYED])
-            seen = sum(max(0, ((kitty >> (4 * r)) & 15) - ((played >> (4 * r)) & 15))
-                       << (4 * r) for r in range(L.N_RANKS))
-        else:
-            seen = kitty & ~_nibble_mask(seen_gone)
+        played = st[S.G_PLAYED:S.G_PLAYED + N_SEATS].tolist()
+        seen = _kitty_left(kitty, played[0]) if fix else kitty & ~_nibble_mask(seen_gone)
+        texts = [_text(h) for h in hands]
         return {"seen_cards": _text(seen), "landlord": 0, "trace": trace[:n_trace],
-                "played_cards": [_text(int(st[S.G_PLAYED + s])) for s in range(N_SEATS)],
-                "self": seat, "current_hand": _text(hands[seat]),
-                "others_hand": _text(sum(hands) - hands[seat]),
-                "num_cards_left": [_n_cards(h) for h in hands], "actions": list(actions)}
+                "played_cards": [_text(p) for p in played], "self": seat,
+                "current_hand": texts[seat], "others_hand": _text(sum(hands) - hands[seat]),
+                "num_cards_left": [len(t) for t in texts], "actions": list(actions)}
 
 
 # ----------------------------------------------------------------------- the game
