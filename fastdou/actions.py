@@ -7,8 +7,8 @@ every phase's 0 action (pass, decline, no). Play order:
 
 * classic, ``standard`` profile: RLCard's ``ACTION_2_ID`` (pass = 27471), see
   :func:`_rlcard_key`;
-* classic, ``openspiel`` profile: OpenSpiel's ids (0..53 its deal outcomes, reserved here;
-  54 pass; 55..57 bids; plays from 58), see :mod:`fastdou.openspiel_ids`;
+* classic, ``openspiel`` profile: OpenSpiel's player action ids (0 pass, 1..3 bids, plays
+  from 4; its deal is chance outcomes, another id space), see :mod:`fastdou.openspiel_ids`;
 * every other table: by (kind, chain length, rank, cards).
 """
 

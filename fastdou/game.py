@@ -90,16 +90,19 @@ def _action_from_json(a, rules):
                       f"not {short(a)}")
 
 
-def _deal_of(state, rules, after: int) -> dict:
-    hands = [_cards.to_text(_cards.unpack(int(state[S.G_HANDS + p])))
-             for p in range(rules.players)]
+def _deal_of(state, rules, after: int, holder: int = -1) -> dict:
+    """The deal in ``state``; ``holder``: a seat already holding the kitty, shown without it."""
+    packed = [int(state[S.G_HANDS + p]) for p in range(rules.players)]
+    if holder >= 0:
+        packed[holder] -= int(state[S.G_KITTY])
+    hands = [_cards.to_text(_cards.unpack(h)) for h in packed]
     return {"after": after, "hands": hands,
             "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
 
 
 def _start_play(state, rules, begin: dict, start, landlord) -> None:
     """Apply ``start="play"`` (the landlord fixed, straight into play) to a fresh deal."""
-    if start not in STARTS:
+    if not isinstance(start, str) or start not in STARTS:
         raise ArgumentError(f"start is 'bidding' or 'play', not {short(start)}")
     if start == "bidding":
         if landlord is not None:
@@ -155,12 +158,14 @@ class Game:
 
     @classmethod
     def from_hands(cls, hands, rules="classic", *, kitty=None, first: int = 0,
-                   landlords=None, seed: int = 0, start: str = "bidding",
+                   landlords=None, marked=None, seed: int = 0, start: str = "bidding",
                    landlord=None) -> "Game":
         """A hand dealt by the caller: one hand per seat (any card notation) and the kitty.
 
         Bidding opens with seat ``first``. Marked-card rules (five_player) take
-        ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord). Redeals,
+        ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord) and
+        optionally ``marked``, the marked card's rank (a token such as ``"7"``; the dark
+        landlord's first play holding that rank then reveals it, RULES.md §4.5). Redeals,
         if nobody takes the landlord, deal from ``seed``. ``start="play"``: seat
         ``landlord`` (default 0) takes the kitty and leads at once (see :meth:`new`).
         """
@@ -191,8 +196,18 @@ class Game:
             if not isinstance(landlords, (list, tuple)) or len(landlords) != 2:
                 raise ArgumentError("marked-card rules need landlords=(bright, dark) seats")
             bright, dark = (_seat("landlords", s, rules.players) for s in landlords)
-        elif landlords is not None:
-            raise ArgumentError(f"landlords= is for marked-card rules; {rules.name} bids")
+        elif landlords is not None or marked is not None:
+            raise ArgumentError(f"landlords= and marked= are for marked-card rules; "
+                                f"{rules.name} bids")
+        mark = -1
+        if marked is not None:
+            if marked not in _cards.TOKENS[:S.N_SUITED_RANKS]:
+                raise ArgumentError(f"marked is a non-joker rank token, not {short(marked)}")
+            mark = _cards.TOKENS.index(marked)
+            holders = [s for s in {bright, dark} if counts[s][mark] == 0]
+            if holders:
+                raise InvalidCardsError(f"landlord seat {holders[0]} holds no {marked}, "
+                                        f"the marked card")
         state = E.new_state()
         state[S.G_SEED] = seed
         packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
@@ -202,6 +217,9 @@ class Game:
                  "kitty": _cards.to_text(kit), "first": first}
         if rules.bidding == "marked":
             begin["landlords"] = [bright, dark]
+        if mark >= 0:
+            state[S.G_MARKED] = 4 * mark            # the suit does not matter to play
+            begin["marked"] = marked
         _start_play(state, rules, begin, start, landlord)
         return cls(rules, state, begin)
 
@@ -289,6 +307,15 @@ class Game:
     def is_terminal(self) -> bool:
         return self._state[S.G_PHASE] == S.PH_DONE
 
+    @property
+    def scores(self) -> tuple:
+        """Every seat's score change once the hand is over (``result().scores`` without
+        building the rest of the result)."""
+        if not self.is_terminal():
+            raise GameStateError("the hand is not over")
+        return tuple(float(self._state[S.G_SCORES + s]) / S.SCORE_UNIT
+                     for s in range(self.rules.players))
+
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
         out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
@@ -359,7 +386,7 @@ class Game:
                 raise IllegalMoveError(f"seat {self.current_player} does not hold "
                                        f"{Move.from_record(record).text()}")
         self._log_row()[:] = self._state
-        self._actions.append(action)
+        self._actions.append(Move.from_record(record) if isinstance(action, str) else action)
         self._n_ids = -1
         E.apply(self._state, self.rules.array, record)
 
@@ -499,16 +526,14 @@ class Game:
 
     # ----------------------------------------------------------------- result and record
     def result(self) -> GameResult:
-        if not self.is_terminal():
-            raise GameStateError("the hand is not over")
+        scores = self.scores
         st = self._state
-        n = self.rules.players
         spring = int(st[S.G_SPRING])
         history = [(seat, phase, action.text() if isinstance(action, Move) else action)
                    for seat, phase, action in self.history]
         return GameResult(
             winner=SIDES[int(st[S.G_WINNER])],
-            scores=tuple(float(st[S.G_SCORES + s]) / S.SCORE_UNIT for s in range(n)),
+            scores=scores,
             multiplier=int(st[S.G_MULT]),
             causes={"bombs": int(st[S.G_BOMBS]), "rockets": int(st[S.G_ROCKETS]),
                     "spring": spring == S.SPRUNG_SPRING,
@@ -523,9 +548,11 @@ class Game:
     def deals(self) -> list:
         """Every deal of the hand, redeals included: ``{"after": k, "hands": [...], "kitty":
         ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
-        Hands as dealt (with marked-card rules the bright landlord holds the kitty)."""
+        Hands as dealt, before the landlord takes the kitty (with marked-card rules the
+        bright landlord holds it)."""
         states = list(self._log[:len(self._actions)]) + [self._state]
-        out = [_deal_of(states[0], self.rules, -1)]
+        taken = self._start.get("landlord", -1) if self.rules.landlord_gets_kitty else -1
+        out = [_deal_of(states[0], self.rules, -1, taken)]
         for k in range(len(self._actions)):
             if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
                     states[k + 1][S.G_PHASE] != S.PH_DONE:
@@ -578,6 +605,7 @@ class Game:
                 game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
                                       first=start.get("first", 0), seed=start.get("seed", 0),
                                       landlords=start.get("landlords"),
+                                      marked=start.get("marked"),
                                       start=start.get("start", "bidding"),
                                       landlord=start.get("landlord"))
             else:

@@ -13,6 +13,7 @@ unseen                card plane: the deck less the observer's hand and every ca
 kitty                 card plane: the kitty, where the observer may see it (else zeros)
 cards_left            ``players`` one-hots over 0 .. the most cards a seat holds
 last_move             card plane + one-hot kind (``N_KINDS``) + one-hot seat: the move to beat
+                      (at the end: the last move)
 history               ``HISTORY_LEN`` rows, oldest first, of card plane + one-hot seat + pass
 phase                 one-hot over bid, reveal, double, play, done
 to_act                one-hot seat to act
@@ -126,7 +127,7 @@ def encode(state, rules, seat, out):
     for k in range(n):
         s = (seat + k) % n
         _one_hot(out, blocks[4] + k * width, size(np.uint64(state[G_HANDS + s])), width)
-    if state[G_PHASE] == PH_PLAY and state[G_LAST_INFO] != 0:
+    if state[G_LAST_INFO] != 0:
         at = put_cards(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules)
         _one_hot(out, at, kind_of(np.uint64(state[G_LAST_INFO])), N_KINDS)
         _one_hot(out, at + N_KINDS, (state[G_LAST_PLAYER] - seat) % n, n)

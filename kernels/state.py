@@ -57,6 +57,7 @@ G_OUT = 24          # the seat that ended the hand
 G_SEED = 25
 G_DEAL = 26         # deal index
 G_MARKED = 27       # five_player: the marked card (rank * 4 + suit), -1 otherwise
+N_SUITED_RANKS = 13  # ranks 3 .. 2 have suits; the jokers do not
 G_TRUMP = 28        # jinling: the trump suit (0..3), -1 otherwise
 G_DECLINED = 29     # bit mask: players who declined to call (call modes)
 G_TEAM_PLAYS = 30   # plays made by the landlord side

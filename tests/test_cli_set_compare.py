@@ -37,6 +37,7 @@ EVERY_FIELD = {
     "joker_bombs": ("classic", "none", "none"),
     "joker_solos": ("jinling", "true", True),
     "kitty_trump": ("jinling", "false", False),
+    "kitty_shown": ("classic", "no", False),
     "max_bid": ("classic", "4", 4),
     "card_points": ("jinling", ",".join(["1"] * 15), (1,) * 15),
     "bidding": ("classic", "call", "call"),

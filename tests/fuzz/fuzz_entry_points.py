@@ -237,21 +237,27 @@ def test_game_methods(rules, deal, a, b, c):
         actions = game.legal_actions()
         game.play(actions[rng.integers(len(actions))])
     before, depth = game.state, len(game.history)
-    legal_or_error(game.hand, a)
-    for call in (game.play, game.push):
+    for view in (game.perfect_information_hand, game.observation, game.encode):
+        legal_or_error(view, a)
+    legal_or_error(game.encode, 0, out=b)
+    for call in (game.play, game.push, game.play_id, game.push_id):
         if not game.is_terminal():
             legal_or_error(call, a)
     while len(game.history) > depth:             # each call that went through is undone
         game.pop()
     assert (game.state == before).all()
     legal_or_error(Game.new, b, seed=a, deal=c)
+    legal_or_error(Game.new, rules, start=a, landlord=b)
     legal_or_error(Game.from_hands, a, rules, kitty=b, first=c)
+    table = fastdou.action_table(rules)
+    for lookup in (table.id, table.action, table.ids, table.records):
+        legal_or_error(lookup, a)
     if not game.is_terminal():
         legal_or_error(game.result)
 
 
 @fuzz
-@given(st.sampled_from(RULES), st.integers(0, 10 ** 6), st.integers(0, 9), values)
+@given(st.sampled_from(RULES), st.integers(0, 10 ** 6), st.integers(0, 12), values)
 def test_from_hands_with_one_argument_broken(rules, deal, which, value):
     """A real deal given back to from_hands, one of its arguments replaced by ``value``."""
     dealt = Game.new(rules, seed=5, deal=deal)
@@ -266,6 +272,8 @@ def test_from_hands_with_one_argument_broken(rules, deal, which, value):
         hands[which] = value
     elif which == 8:
         kwargs["kitty"] = value
+    elif which >= 10:
+        kwargs[("start", "landlord", "marked")[which - 10]] = value
     else:
         kwargs["first" if rules.bidding != "marked" else "landlords"] = value
     game = legal_or_error(Game.from_hands, hands, rules, **kwargs)
