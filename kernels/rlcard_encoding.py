@@ -39,7 +39,7 @@ from fastdou.kernels.layout import BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT
 from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_LAST_INFO, G_PLAYED, G_PLAYER,
                                    G_SEAT_FIRST, G_SEAT_LAST, G_TURNS, HISTORY_LEN)
 
-ANSWER_GROUP = np.int64(1) << np.int64(32)   # the key step between RLCard's answer groups
+ANSWER_GROUP = 1 << 32     # the key step between RLCard's answer groups
 
 BLOCK = 54           # one card block
 N_RECENT = 9         # actions in the "last 9 actions" part

@@ -293,6 +293,9 @@ def test_bad_actions_are_clear_errors():
     for bad in ("33333", "pass", "bid_1", 5):
         with pytest.raises(fastdou.IllegalMoveError):
             env.step(bad, raw_action=True)
+    for bad in ("33333", 1.5, None, -1, 10 ** 30, 27472):     # RLCard's Game interface
+        with pytest.raises(fastdou.IllegalMoveError):
+            env.game.step(bad)
     assert (env.get_perfect_information(), env.timestep, env.action_recorder) == before
     assert np.array_equal(env.get_state(0)["obs"], state["obs"])
     while not env.is_over():

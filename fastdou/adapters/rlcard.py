@@ -349,13 +349,19 @@ class FastdouDoudizhuGame:
 
     def step(self, action):
         """Apply an action given as RLCard's text (``"33344"``, ``"pass"``) or an id."""
-        aid = self.t.name_to_id.get(action, -1) if isinstance(action, str) else action
+        if isinstance(action, str):
+            aid = self.t.name_to_id.get(action, -1)
+        elif isinstance(action, (int, np.integer)) and 0 <= action < self.t.size:
+            aid = int(action)
+        else:
+            aid = -1
         self.play_id(aid, action)
         return self.current, self.current
 
     def play_id(self, aid: int, action=None):
-        """Apply id ``aid`` if it is legal now (else ``IllegalMoveError``, and nothing
-        changes); the next seat's obs is kept in ``self.obs``."""
+        """Apply id ``aid`` (an int; -1 for none) if it is legal now (else
+        ``IllegalMoveError``, and nothing changes); the next seat's obs is kept in
+        ``self.obs``."""
         if self.k == len(self.log):
             self.log = np.concatenate([self.log, np.empty_like(self.log)])
         n, obs, legal = KR.play(self.st, _RULES_ARRAY, *self._kargs, aid, self.n, self.log,
@@ -385,6 +391,7 @@ class FastdouDoudizhuGame:
         self.current = seat + 1 if seat < 2 else 0
 
     def step_back(self):
+        """Undo the last action; False (and nothing done) at the start of the hand."""
         if not self.k:
             return False
         self.k -= 1
