@@ -125,9 +125,19 @@ class Move:
         return self.text()
 
     def __repr__(self) -> str:
+        """Text that evaluates back to this move (with ``Move`` and ``Kind`` in scope): the
+        classic parse where classic reads it so, else the constructor with a hex count
+        vector, which needs no rules."""
         if self.is_pass:
             return "Move.PASS"
-        return f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
+        parsed = f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
+        try:
+            if Move.parse(self.text(), kind=self.kind) == self:
+                return parsed
+        except FastdouError:
+            pass
+        return (f"Move({self.packed:#x}, Kind.{self.kind.name}, {self.rank}, {self.length})"
+                f"  # {self.text()}")
 
     def _key(self):
         return (self.packed, int(self.kind), self.rank, self.length)
