@@ -130,12 +130,9 @@ def test_memory_of_65536_games():
 
 @pytest.mark.parametrize("encoding", ["douzero", "rlcard"])
 def test_other_encodings(encoding, quick):
-    """The DouZero and RLCard encodings when this build has them (target: DouZero's at
-    200k steps/s on two threads); skipped otherwise."""
-    try:
-        env = fastdou.VectorEnv("classic", 4096, seed=0, start="play", encoding=encoding)
-    except fastdou.ArgumentError as e:
-        pytest.skip(str(e))
+    """The DouZero and RLCard encodings (target: DouZero's at 200k steps/s on two
+    threads); reported, not gated (absolute rates; see test_vector_steps for the gates)."""
+    env = fastdou.VectorEnv("classic", 4096, seed=0, start="play", encoding=encoding)
     env.reset()
     rng = np.random.default_rng(0)
     vector_steps(env, 3, rng)

@@ -136,7 +136,7 @@ class VectorEnv:
         self.rules = as_rules(rules)
         self.num_envs = whole("num_envs", num_envs, 1, KV.MAX_SLOTS)
         self.seed = whole("seed", seed)
-        if start not in STARTS:
+        if not isinstance(start, str) or start not in STARTS:
             raise ArgumentError(f"start is 'bidding' or 'play', not {short(start)}")
         self.start = start
         if threads is not None:
@@ -144,6 +144,9 @@ class VectorEnv:
         self.threads = threads
         self.check = flag("check", check)
         self.encoding = encoding
+        if encoding == "rlcard" and start != "play":
+            raise ArgumentError("the rlcard encoding is RLCard's setting: the landlord is "
+                                "seat 0, so it needs start='play'")
         self.observation_size, self._encode = encoder(encoding, self.rules)
         self._codes, self._user = _seat_codes(opponents, self.rules)
         self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))

@@ -145,6 +145,21 @@ def encode(state, seat, fix):
 
 
 @kernel
+def vector_size(rules):
+    """Entries of one game's RLCard row in ``fastdou.VectorEnv``: the 901 of a farmer's
+    ``obs`` (the landlord's 790, then zeros). The landlord is seat 0 (``start="play"``)."""
+    return FARMER_SIZE
+
+
+@kernel
+def vector_encode(state, rules, seat, out):
+    """Write ``seat``'s RLCard ``obs`` (RLCard's own reading, quirks included) into
+    ``out`` (int8, ``vector_size``), zeros after the landlord's 790."""
+    out[:] = 0
+    encode_into(state, seat, 0, out)
+
+
+@kernel
 def card_rows(packed):
     """The card block of every packed multiset of ``packed[n]``: an ``(n, 54)`` int8 array
     (RLCard's ``_cards2array`` of each action)."""

@@ -285,13 +285,45 @@ def test_encodings_hook():
         VectorEnv("classic", 2, encoding="nope")
     with pytest.raises(fastdou.ArgumentError, match="for classic"):
         VectorEnv("two_player", 2, encoding="douzero")
-    for name in ("douzero", "rlcard"):          # written on other branches
-        try:
-            env = VectorEnv("classic", 2, encoding=name)
-        except fastdou.ArgumentError as e:
-            assert "not available" in str(e)
-        else:
-            assert env.obs.shape == (2, env.observation_size)
+    with pytest.raises(fastdou.ArgumentError, match="start='play'"):
+        VectorEnv("classic", 2, encoding="rlcard")
+
+
+def _douzero_row(state, seat):
+    from fastdou.kernels import douzero_encoding as DE
+    _, _, _, x, z = DE.observe_records(state, np.zeros((0, 2), np.uint64))
+    row = np.zeros(DE.VECTOR_SIZE, np.int8)
+    row[:len(x)] = x
+    row[DE.X_FARMER - DE.CARD_FEATURES:] = z.reshape(-1)
+    return row
+
+
+def _rlcard_row(state, seat):
+    from fastdou.kernels import rlcard_encoding as RE
+    obs = RE.encode(state, seat, 0)
+    return np.concatenate([obs, np.zeros(RE.FARMER_SIZE - len(obs), np.int8)])
+
+
+@pytest.mark.parametrize("name,start,expected", [
+    ("douzero", "play", _douzero_row), ("douzero", "bidding", _douzero_row),
+    ("rlcard", "play", _rlcard_row)])
+def test_douzero_and_rlcard_rows_are_their_encoders(name, start, expected):
+    """Each row equals the adapters' per-game encoders (each checked against the real
+    package in its own tests) on the same state."""
+    env = VectorEnv("classic", 12, encoding=name, start=start, seed=4)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in range(150):
+        lo, ids = info["legal_offsets"], info["legal_ids"]
+        actions = np.array([ids[lo[i] + rng.integers(lo[i + 1] - lo[i])] for i in range(12)])
+        obs, _, _, _, info = env.step(actions)
+        for i in range(12):
+            state = env.state(i)
+            if state[S.G_PHASE] == S.PH_PLAY:
+                assert np.array_equal(obs[i], expected(state, int(info["seat"][i])))
+                checked += 1
+    assert checked > 1000
 
 
 def test_bad_arguments():
