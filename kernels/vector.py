@@ -21,16 +21,14 @@ count into ``counts``; :func:`gather_ids` packs them into one flat array at ``of
 import numpy as np
 from numba import prange, types
 
-from fastdou.kernels.action_ids import (BAD_ID, HAND_OVER, NOT_HELD, OK, RESERVED, SEL_PASS,
-                                        WRONG_PHASE, action_id, legal_ids)
+from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
+                                        check_id, legal_ids)
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
 from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
-from fastdou.kernels.packing import contains
 from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, policy_stream
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
-from fastdou.kernels.state import (G_HANDS, G_PHASE, G_PLAYER, G_SCORES, PH_DONE, PH_PLAY,
-                                   SCORE_UNIT)
+from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
 
 LEARNER = -1          # a seat whose actions come from the caller
 SLOT_BITS = 32        # deal_index(i, k) = k << SLOT_BITS | i
@@ -199,30 +197,6 @@ def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_
             _put_row(states, i, state)
 
 
-@kernel
-def _unchecked_status(state, rules, id_records, selection, a):
-    """What ``push_id`` would say of id ``a``, without applying it."""
-    if a < 0 or a >= id_records.shape[0] or id_records[a, 1] == RESERVED:
-        return BAD_ID
-    phase = state[G_PHASE]
-    if phase == PH_DONE:
-        return HAND_OVER
-    if a == selection[SEL_PASS]:
-        return OK
-    is_play = id_records[a, 1] != 0
-    if phase == PH_PLAY:
-        if not is_play:
-            return WRONG_PHASE
-        if not contains(np.uint64(state[G_HANDS + state[G_PLAYER]]), id_records[a, 0]):
-            return NOT_HELD
-        return OK
-    if is_play:
-        return WRONG_PHASE
-    same = action_id(state, rules, id_records[:0], selection[:0], selection,
-                     id_records[a, 0], id_records[a, 1])
-    return OK if same == a else WRONG_PHASE
-
-
 @parallel_kernel
 def check_batch(states, rules, id_records, selection, actions, flat, offsets, legal_only,
                 status):
@@ -242,7 +216,7 @@ def check_batch(states, rules, id_records, selection, actions, flat, offsets, le
                     break
             status[i] = s
         else:
-            status[i] = _unchecked_status(states[i], rules, id_records, selection, a)
+            status[i] = check_id(states[i], rules, id_records, selection, a)
 
 
 @parallel_kernel
