@@ -2,7 +2,7 @@
 play; fastdou encoding; the learner on every seat, so one step is one action of a game),
 actions drawn by numpy from the flat legal ids with no Python loop over games; on 1 and 2
 threads, side by side in the same run with the same kind of games stepped one action at a
-time through fastdou.Game from Python and through RLCard's doudizhu env. Memory per game,
+time through fastdou.Game from Python, RLCard's doudizhu env and DouZero's env. Memory per game,
 and a batch of 65,536 games.
 
     python -m pytest benchmarks/test_bench_vector.py [--quick] -s
@@ -76,6 +76,25 @@ def rlcard_steps(games):
     return n
 
 
+def douzero_steps(games):
+    """Random games through DouZero's own env (``douzero.env.env.Env``); returns steps."""
+    from compare import ensure_tools
+    ensure_tools()
+    from douzero.env.env import Env
+    env = Env("adp")
+    rng = np.random.default_rng(0)
+    n = 0
+    for g in range(games):
+        np.random.seed(g)
+        env.reset()
+        done = False
+        while not done:
+            legal = env.infoset.legal_actions
+            _, _, done, _ = env.step(legal[int(rng.integers(len(legal)))])
+            n += 1
+    return n
+
+
 def test_vector_env_steps(benchmark, quick):
     """Gates (side by side, this run): one thread over 1.5x fastdou.Game from Python (with
     Game.encode each step) and over 25x RLCard's env; two threads and per thread printed
@@ -94,8 +113,10 @@ def test_vector_env_steps(benchmark, quick):
     game = n_game / t
     t, n_rl = best_time(rlcard_steps, rl_games, repeat=2)
     rl = n_rl / t
+    t, n_dz = best_time(douzero_steps, rl_games, repeat=2)
+    dz = n_dz / t
     info = {"vector_steps_per_s_1_thread": one, "game_steps_per_s": game,
-            "rlcard_steps_per_s": rl, "num_envs": num_envs}
+            "rlcard_steps_per_s": rl, "douzero_steps_per_s": dz, "num_envs": num_envs}
     print(f"\nVectorEnv classic, {num_envs} games, random legal ids from numpy:"
           f"\n  1 thread:  {one:,.0f} env steps/s")
     if two is not None:
@@ -106,6 +127,8 @@ def test_vector_env_steps(benchmark, quick):
           f"{one / game:,.0f}x" + (f", 2 threads {two / game:,.0f}x" if two else ""))
     print(f"  RLCard doudizhu env: {rl:,.0f} steps/s; VectorEnv 1 thread {one / rl:,.0f}x"
           + (f", 2 threads {two / rl:,.0f}x (target 500x)" if two else ""))
+    print(f"  DouZero env: {dz:,.0f} steps/s; VectorEnv 1 thread {one / dz:,.0f}x"
+          + (f", 2 threads {two / dz:,.0f}x" if two else ""))
     benchmark.extra_info.update(info)
     RESULTS.update(info)
     assert one > 1.5 * game
