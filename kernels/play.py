@@ -79,11 +79,26 @@ def play_into(state, rules, codes, rng, history, user, buf, scratch):
     (:func:`new_actions`), ``scratch`` the deck buffer a redeal shuffles in
     (``engine.deck_buffer``). Returns (ERROR_* code, the action buffer: ``buf``, or the
     larger one that replaced it when a hand had more actions than it holds)."""
+    while True:
+        error, rng, n = _play_on(state, rules, codes, rng, history, user, buf, scratch)
+        if error != _NEED_ROOM:
+            return error, buf
+        buf = np.empty((2 * n, REC_WIDTH), np.uint64)
+
+
+_NEED_ROOM = -1   # _play_on stopped before a seat with more actions than its buffer holds
+
+
+@kernel
+def _play_on(state, rules, codes, rng, history, user, buf, scratch):
+    """The loop of :func:`play_into` on a buffer it never replaces (so that Numba keeps no
+    reference counts in it): plays until the hand ends, a policy errs, or the seat to act has
+    more actions than ``buf`` holds (``_NEED_ROOM``, nothing played). Returns (code, rng,
+    actions of the seat to act)."""
     while state[G_PHASE] != PH_DONE:
         n = legal_actions(state, rules, buf)
         if n > buf.shape[0]:
-            buf = np.empty((2 * n, REC_WIDTH), np.uint64)
-            n = legal_actions(state, rules, buf)
+            return _NEED_ROOM, rng, n
         code = codes[state[G_PLAYER]]
         if code == RANDOM:
             i, rng = random_policy(state, buf, n, rng)
@@ -92,10 +107,12 @@ def play_into(state, rules, codes, rng, history, user, buf, scratch):
         else:
             i, rng = user(state, buf[:n], n, rng)
         if i < 0 or i >= n:
-            return ERROR_POLICY, buf
-        _record(state, buf[i], history)
-        apply(state, rules, buf[i], scratch)
-    return ERROR_NONE, buf
+            return ERROR_POLICY, rng, n
+        action = buf[i]
+        if history.shape[0] > 0:
+            _record(state, action, history)
+        apply(state, rules, action, scratch)
+    return ERROR_NONE, rng, 0
 
 
 @kernel
