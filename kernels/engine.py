@@ -38,8 +38,6 @@ from fastdou.kernels.state import (
 )
 
 _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
-# legal_actions reads the move to answer as the record state[G_LAST_CARDS:G_LAST_INFO + 1].
-assert G_LAST_INFO == G_LAST_CARDS + 1
 
 
 @kernel
@@ -322,8 +320,8 @@ def legal_actions(state, rules, out):
             return _bid_values(state, rules, out)
         return _put_value(out, _put_value(out, 0, 0), 1)      # no / yes
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
-    # The move to answer as a record: a uint64 view of the state's two entries (no copy).
-    last = state.view(np.uint64)[G_LAST_CARDS:G_LAST_INFO + 1]
+    # The move to answer as a record: a tuple (no allocation, no reference counting).
+    last = (np.uint64(state[G_LAST_CARDS]), np.uint64(state[G_LAST_INFO]))
     return actions_of_play(hand, last, rules, out)
 
 

@@ -18,7 +18,7 @@ from numba import prange, types
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, deck_buffer, legal_actions, new_state, start
-from fastdou.kernels.jit import kernel, parallel_kernel, uncached_kernel
+from fastdou.kernels.jit import kernel, leaf, parallel_kernel, uncached_kernel
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -89,12 +89,15 @@ def play_into(state, rules, codes, rng, history, user, buf, scratch):
 _NEED_ROOM = -1   # _play_on stopped before a seat with more actions than its buffer holds
 
 
-@kernel
+@leaf
 def _play_on(state, rules, codes, rng, history, user, buf, scratch):
-    """The loop of :func:`play_into` on a buffer it never replaces (so that Numba keeps no
-    reference counts in it): plays until the hand ends, a policy errs, or the seat to act has
-    more actions than ``buf`` holds (``_NEED_ROOM``, nothing played). Returns (code, rng,
-    actions of the seat to act)."""
+    """The loop of :func:`play_into` on a buffer it never replaces: plays until the hand
+    ends, a policy errs, or the seat to act has more actions than ``buf`` holds
+    (``_NEED_ROOM``, nothing played). Returns (code, rng, actions of the seat to act).
+
+    Compiled without reference counting (``leaf``): the arrays it passes on are its
+    caller's, and it allocates nothing (Numba refuses to compile an allocation here). The
+    counting cost about 40% of a random game (measured: 93k against 161k games/s)."""
     while state[G_PHASE] != PH_DONE:
         n = legal_actions(state, rules, buf)
         if n > buf.shape[0]:
@@ -108,7 +111,7 @@ def _play_on(state, rules, codes, rng, history, user, buf, scratch):
             i, rng = user(state, buf[:n], n, rng)
         if i < 0 or i >= n:
             return ERROR_POLICY, rng, n
-        action = buf[i]
+        action = (buf[i, 0], buf[i, 1])     # a record as a tuple: no array view to count
         if history.shape[0] > 0:
             _record(state, action, history)
         apply(state, rules, action, scratch)
