@@ -90,6 +90,17 @@ _NEED_ROOM = -1   # _play_on stopped before a seat with more actions than its bu
 
 
 @leaf
+def choose(code, state, actions, n, rng, user):
+    """The index that policy ``code`` (RANDOM, GREEDY, else the user's ``user``) picks among
+    ``actions[:n]``, and the random state after it."""
+    if code == RANDOM:
+        return random_policy(state, actions, n, rng)
+    if code == GREEDY:
+        return greedy_policy(state, actions, n, rng)
+    return user(state, actions[:n], n, rng)
+
+
+@leaf
 def _play_on(state, rules, codes, rng, history, user, buf, scratch):
     """The loop of :func:`play_into` on a buffer it never replaces: plays until the hand
     ends, a policy errs, or the seat to act has more actions than ``buf`` holds
@@ -102,13 +113,7 @@ def _play_on(state, rules, codes, rng, history, user, buf, scratch):
         n = legal_actions(state, rules, buf)
         if n > buf.shape[0]:
             return _NEED_ROOM, rng, n
-        code = codes[state[G_PLAYER]]
-        if code == RANDOM:
-            i, rng = random_policy(state, buf, n, rng)
-        elif code == GREEDY:
-            i, rng = greedy_policy(state, buf, n, rng)
-        else:
-            i, rng = user(state, buf[:n], n, rng)
+        i, rng = choose(codes[state[G_PLAYER]], state, buf, n, rng, user)
         if i < 0 or i >= n:
             return ERROR_POLICY, rng, n
         action = (buf[i, 0], buf[i, 1])     # a record as a tuple: no array view to count

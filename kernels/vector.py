@@ -26,8 +26,7 @@ from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PH
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
 from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
-from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, policy_stream
-from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
+from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, choose, policy_stream
 from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
 
 LEARNER = -1          # a seat whose actions come from the caller
@@ -76,12 +75,7 @@ def _opponents(state, rules, codes, rng, buf, user):
         if n > buf.shape[0]:
             buf = np.empty((2 * n, REC_WIDTH), np.uint64)
             n = legal_actions(state, rules, buf)
-        if code == RANDOM:
-            i, rng = random_policy(state, buf, n, rng)
-        elif code == GREEDY:
-            i, rng = greedy_policy(state, buf, n, rng)
-        else:
-            i, rng = user(state, buf[:n], n, rng)
+        i, rng = choose(code, state, buf, n, rng, user)
         if i < 0 or i >= n:
             return ERROR_POLICY, rng, buf
         apply(state, rules, buf[i])
