@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from fastdou import cards as _cards
@@ -119,7 +120,8 @@ def generate_batch(hands, lasts=None, rules="classic", out=None):
         raise ArgumentError(f"out must be a writeable C-contiguous uint64 array of shape "
                             f"(capacity, 2), not {what}")
     offsets = np.empty(packed.shape[0] + 1, np.int64)
-    total = generate_batch_into(packed, lasts, rules.array, out, offsets)
+    total = generate_batch_into(packed, lasts, rules.array, out, offsets,
+                                numba.get_num_threads())
     if total > out.shape[0]:
         out = fill_batch(packed, lasts, rules.array, offsets, np.empty((total, REC_WIDTH),
                                                                         np.uint64))

@@ -2,9 +2,9 @@
 
 :func:`count_moves` returns exactly what ``generate.emit`` returns for the same hand, rules
 and query, but never enumerates a kicker or a wing: a kind's count comes from the rank
-masks (popcounts and binomials), a chain's from the length of its run, a plane's solo
-wings from a small generating-function product (the kicker rules as coefficients). Only
-bombs and spaceships walk their (few) candidates.
+masks (popcounts and binomials), a chain's from shifted masks (the ranks that start a
+run of each length), a plane's solo wings from a small generating-function product (the
+kicker rules as its coefficients). Only bombs and spaceships walk their (few) candidates.
 """
 
 from math import comb
@@ -22,7 +22,7 @@ from fastdou.kernels.generate import (
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, BOMB_ORDER_RANK, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO,
-    JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, PAIR, PAIR_CHAIN, PLANE_PAIR,
+    JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
     PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
     R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
     R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
@@ -101,19 +101,45 @@ def _run(chain, s):
 
 @kernel
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
-    """Chains with no attachments: ``starts`` holds the ranks that start a run of
-    ``length`` ranks of ``chain``, so the chains of that length are its bits whose top
-    s + length - 1 is above ``above``."""
-    n = 0
+    """Chains with no attachments. ``starts`` holds the ranks that start a run of
+    ``length`` ranks of ``chain``: its bits whose top s + length - 1 is above ``above``
+    are the chains of that length. It starts at the shortest length wanted, in a number of
+    steps set by the rules alone (so branches predict well)."""
+    lo = min_len
+    hi = N_RANKS
+    if want_len != 0:
+        lo = max(lo, want_len)
+        hi = want_len
+    if want_size != 0:
+        if want_size % per:
+            return 0
+        lo = max(lo, want_size // per)
+        hi = min(hi, want_size // per)
     starts = chain
-    length = 1
-    while starts and per * length <= max_move:
-        if length >= min_len and (want_len == 0 or length == want_len) \
-                and (want_size == 0 or per * length == want_size):
-            n += popcount(starts & ~span(0, above - length + 1))
+    for j in range(1, lo):
+        starts &= chain >> j
+    n = 0
+    length = lo
+    while starts and length <= hi and per * length <= max_move:
+        cut = min(max(above - length + 2, 0), N_RANKS)   # the lowest start above
+        n += popcount((starts >> cut) << cut)
         starts &= chain >> length
         length += 1
     return n
+
+
+@leaf
+def _wing_cap(h, rules, r, s, t, k, bomb_wings):
+    """(most wing cards of rank r, whether exactly 3 is barred) for the chain s..t carrying
+    k solo wings, as ``generate._plane_solo`` sets them."""
+    cap = min(count(h, r), k)
+    if not bomb_wings:
+        cap = min(cap, 3)
+    if cap >= 3 and _trio_forbidden(r, s, t, rules):
+        if bomb_wings:
+            return cap, True
+        return 2, False
+    return cap, False
 
 
 @leaf
@@ -122,9 +148,6 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
     caps and bans): the coefficient of x^k in the product, over the ranks outside the
     chain, of the allowed counts' polynomials."""
     bomb_wings = rules[R_BOMB_WINGS] != 0
-    for j in range(k + 1):
-        poly[j] = 0
-    poly[0] = 1
     cand = m1 & ~span(s, t)
     jokers = cand & JOKERS
     if rules[R_ROCKET_KICKERS] == 0 and jokers == JOKERS:
@@ -138,15 +161,7 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
     while m:
         r = lowest_bit(m)
         m &= m - 1
-        cap = min(count(h, r), k)
-        if not bomb_wings:
-            cap = min(cap, 3)
-        bad = False
-        if cap >= 3 and _trio_forbidden(r, s, t, rules):
-            if bomb_wings:
-                bad = True
-            else:
-                cap = 2
+        cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
         for j in range(k, 0, -1):     # poly *= 1 + x + ... + x^cap (less x^3 if bad)
             acc = 0
             for i in range(1, min(cap, j) + 1):
@@ -157,14 +172,8 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
         return poly[k]
     n = 0
     for r in (SMALL_JOKER, BIG_JOKER):
-        cap = min(count(h, r), k)
-        if not bomb_wings:
-            cap = min(cap, 3)
-        bad = cap >= 3 and _trio_forbidden(r, s, t, rules)
-        if bad and not bomb_wings:
-            cap = 2
-            bad = False
-        for i in range(1, min(cap, k) + 1):
+        cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
+        for i in range(1, cap + 1):
             if not (bad and i == 3):
                 n += poly[k - i]
     return n + poly[k]

@@ -74,34 +74,38 @@ def test_batch_on_benchmark_corpora(rules):
     check_equal(*response_positions(400, rules=rules.name), rules)
 
 
-def test_reused_buffer_and_threads():
-    """generate_batch_into into one buffer, call after call: the same records as a fresh
-    batch; too small a buffer is left alone and the total reported; 1 or 2 threads agree."""
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("size", [300, 20])
+def test_reused_buffer(threads, size):
+    """generate_batch_into, one buffer call after call: the same records as per-hand
+    generation, on 1 and 2 parts (streamed) and 3 (counted first), on numba's 1 or 2
+    threads; too small a buffer: the offsets are still right and the total reported."""
     rules = fastdou.rules("classic")
     rng = np.random.default_rng(3)
-    hands, lasts = batch_for(rules, rng, 300)
+    hands, lasts = batch_for(rules, rng, size)
     want_moves, want_offsets = check_equal(hands, lasts, rules)
     buf = K.new_moves(len(want_moves) + 7)
     offsets = np.empty(len(hands) + 1, np.int64)
-    threads = numba.get_num_threads()
+    available = numba.get_num_threads()
     try:
-        for t in sorted({1, threads}):
-            numba.set_num_threads(t)
+        numba.set_num_threads(min(threads, available))
+        for _ in range(2):
             buf[:] = 99
-            assert generate_batch_into(hands, lasts, rules.array, buf, offsets) == \
+            assert generate_batch_into(hands, lasts, rules.array, buf, offsets, threads) == \
                 len(want_moves)
             np.testing.assert_array_equal(offsets, want_offsets)
             np.testing.assert_array_equal(buf[:len(want_moves)], want_moves)
             assert (buf[len(want_moves):] == 99).all()
-            small = np.full((len(want_moves) - 1, 2), 5, np.uint64)
-            assert generate_batch_into(hands, lasts, rules.array, small, offsets) == \
-                len(want_moves)
-            assert (small == 5).all()
-            np.testing.assert_array_equal(
-                fill_batch(hands, lasts, rules.array, offsets,
-                           np.empty_like(want_moves)), want_moves)
+        small = K.new_moves(len(want_moves) // 2)
+        offsets[:] = -1
+        assert generate_batch_into(hands, lasts, rules.array, small, offsets, threads) == \
+            len(want_moves)
+        np.testing.assert_array_equal(offsets, want_offsets)
+        np.testing.assert_array_equal(
+            fill_batch(hands, lasts, rules.array, offsets, np.empty_like(want_moves)),
+            want_moves)
     finally:
-        numba.set_num_threads(threads)
+        numba.set_num_threads(available)
     assert batch_offsets(hands[:0], lasts[:0], rules.array, offsets[:1]) == 0
 
 
