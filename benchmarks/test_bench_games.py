@@ -1,6 +1,7 @@
 """Whole games: classic random self-play with dealing and bidding, on 1 and 2 threads; the
 memory of a long simulation; 1M deals from the command line (full mode only)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 import fastdou
 from conftest import best_time
+from fastdou.kernels import play as P
 
 
 def games_per_s(deals, threads, rules="classic"):
@@ -70,6 +72,55 @@ def test_memory_is_constant_in_deals():
     print(f"\npeak traced memory: {small / 1e6:.1f} MB for 131,072 deals, "
           f"{large / 1e6:.1f} MB for 524,288")
     assert large < 1.1 * small
+
+
+# Counts Numba's allocations (NRT stats, which must be on before numba is imported: hence a
+# subprocess) over simulate_range calls of n and 8n deals, for every preset and policy kind.
+ALLOCATIONS = """
+import json, numba, numpy as np, fastdou
+from numba.core.runtime import rtsys
+from fastdou.kernels import play as P
+from fastdou.kernels.policies import GREEDY, RANDOM, USER
+
+@numba.njit
+def last_action(state, actions, n, rng):
+    return n - 1, rng
+
+loop, out = P.compiled_simulate_range(), {}
+def allocations(rules, n, code):
+    res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
+    scores, errors = np.empty((n, rules.players), np.int64), np.empty(n, np.int64)
+    codes = np.full(rules.players, code, np.int64)
+    user = last_action if code == USER else P.no_user_policy
+    before = rtsys.get_allocation_stats().alloc
+    loop(rules.array, 0, 0, codes, res, scores, errors, user)
+    assert not errors.any()
+    return rtsys.get_allocation_stats().alloc - before
+for preset in fastdou.PRESETS:
+    for code in (RANDOM, GREEDY, USER):
+        rules = fastdou.rules(preset)
+        allocations(rules, 10, code)
+        out[f"{preset} {code}"] = [allocations(rules, n, code) for n in (%d, %d)]
+print(json.dumps(out))
+"""
+
+
+def test_game_loop_allocates_nothing_per_deal(quick):
+    """Gate: simulate_range's allocations do not grow with its deals (buffers per block,
+    kernels/play.py): equal for n and 8n deals, except that a block's action buffer may
+    double a few times when a hand has more than its 1,024 actions (emperor, four_player):
+    at most 8 per block a call. One allocation per deal would add 7n."""
+    n = 2_000 if quick else 20_000
+    env = dict(os.environ, NUMBA_NRT_STATS="1")
+    run = subprocess.run([sys.executable, "-c", ALLOCATIONS % (n, 8 * n)], env=env,
+                         check=True, capture_output=True, text=True)
+    counts = json.loads(run.stdout.strip().splitlines()[-1])
+    print(f"\nallocations of simulate_range over {n:,} / {8 * n:,} deals: {counts}")
+    grows = 8 * P.BLOCKS
+    for key, (few, many) in counts.items():
+        preset = key.split()[0]
+        assert many - few <= (grows if preset in ("emperor", "four_player") else 0), key
+        assert few <= 4 * P.BLOCKS + grows, key
 
 
 def test_million_deals_from_the_command_line(quick):

@@ -22,6 +22,7 @@ from fastdou.position import Position
 from fastdou.results import load_results
 from fastdou.simulation import SimulationResult, Summary, simulate
 from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
+from fastdou.vector import VectorEnv
 
 __version__ = "0.1.0"
 __all__ = [
@@ -31,5 +32,5 @@ __all__ = [
     "legal_moves", "LimitError", "load_results", "min_plays", "Move", "MoveList",
     "Observation", "perft", "perft_divide", "PolicyError", "Position", "PositionError",
     "PRESETS", "PROFILES", "RecordError", "Rules", "rules", "RulesError", "simulate",
-    "SimulationResult", "Solution", "solve", "Summary",
+    "SimulationResult", "Solution", "solve", "Summary", "VectorEnv",
 ]

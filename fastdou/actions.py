@@ -117,14 +117,15 @@ class ActionTable:
             if sel[_SELECTION_SLOT[kind]] < 0:        # bids: the id of bid_1
                 sel[_SELECTION_SLOT[kind]] = i
         slots = 1 << (2 * len(universe)).bit_length()      # at most half full
-        self.keys = np.zeros((slots, 2), np.uint64)
-        self.key_ids = np.zeros(slots, np.int64)
-        KA.hash_plays(universe, play_ids, self.keys, self.key_ids)
-        self.id_records = id_records
-        self.selection = sel
+        keys = np.zeros((slots, 2), np.uint64)
+        key_ids = np.zeros(slots, np.int64)
+        KA.hash_plays(universe, play_ids, keys, key_ids)
+        # Game passes the writable originals (Numba's dispatch takes read-only arrays
+        # markedly slower); the attributes are read-only views of them.
+        self._writable = (keys, key_ids, id_records, sel)
+        self.keys, self.key_ids, self.id_records, self.selection = (
+            _read_only(a) for a in self._writable)
         self._names = None
-        for a in (self.keys, self.key_ids, self.id_records, self.selection):
-            a.setflags(write=False)
 
     def _selection_names(self) -> list:
         r = self.rules
@@ -252,6 +253,12 @@ class ActionTable:
     def __repr__(self) -> str:
         return (f"<ActionTable {self.rules.name} ({self.rules.profile}): {self.size} ids, "
                 f"pass {self.pass_id}>")
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.setflags(write=False)
+    return view
 
 
 @functools.lru_cache(maxsize=64)

@@ -121,8 +121,20 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         begin["landlord"] = seat
 
 
-class _ActionId(int):
-    """An action pushed by its id (decoded when a record or result is written)."""
+def _is_logged_id(action) -> bool:
+    """Whether a logged action was pushed by its id (``push_id`` logs ``~id``, below 0;
+    ``push`` logs a Move or a phase value of 0 or more)."""
+    return type(action) is int and action < 0
+
+
+_WRITABLE_RULES: dict = {}
+
+
+def _writable_rules(rules) -> np.ndarray:
+    """A private writable copy of ``rules.array`` (shared by games; never written)."""
+    if rules not in _WRITABLE_RULES:
+        _WRITABLE_RULES[rules] = np.array(rules.array)
+    return _WRITABLE_RULES[rules]
 
 
 class Game:
@@ -135,6 +147,7 @@ class Game:
         self._log = np.empty((_LOG_HINT, S.STATE_SIZE), np.int64)  # row k: the state
         self._actions: list = []     # before action k; the actions, for pop and the record
         self._table = None           # the action table, fetched when ids are first used
+        self._kernel = None          # (rules array, table arrays), writable: see _id_args
         self._ids = None             # scratch for legal ids: (ids, records)
         self._n_ids = -1             # how many of them are the legal ids now (-1: unknown)
 
@@ -406,19 +419,24 @@ class Game:
             self._table = action_table(self.rules)
         return self._table
 
+    def _id_args(self) -> tuple:
+        """``(rules array, keys, key_ids, id_records, selection)`` as writable arrays, which
+        Numba's dispatch takes faster than the read-only public ones; never written."""
+        if self._kernel is None:
+            self._kernel = (_writable_rules(self.rules),) + self.action_table._writable
+        return self._kernel
+
     def legal_action_ids(self) -> np.ndarray:
         """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order."""
         n = self._n_ids
         if n < 0:
-            t = self._table or self.action_table
+            ra, keys, key_ids, _, selection = self._kernel or self._id_args()
             ids, records = self._ids_scratch()
-            n = KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+            n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             if n > len(ids):
                 self._ids = ids, records = (np.empty(n, np.int64),
                                             np.empty((n, REC_WIDTH), np.uint64))
-                KA.legal_ids(self._state, self.rules.array, t.keys, t.key_ids, t.selection,
-                             records, ids)
+                KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
             self._n_ids = n
         return self._ids[0][:n].copy()
 
@@ -455,30 +473,30 @@ class Game:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        t = self._table or self.action_table
+        ra, keys, key_ids, id_records, selection = self._kernel or self._id_args()
         if type(action_id) is not int and not isinstance(action_id, np.integer):
             raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
         k = len(self._actions)
         if k == len(self._log):
             self._log_row()
         ids, records = self._ids or self._ids_scratch()
-        a = int(action_id)
-        n = KA.step_id(self._state, self.rules.array, t.keys, t.key_ids, t.id_records,
-                       t.selection, a if 0 <= a < t.size else -1, self._log, k, records, ids)
+        a = action_id if type(action_id) is int else int(action_id)
+        n = KA.step_id(self._state, ra, keys, key_ids, id_records, selection,
+                       a if 0 <= a < len(id_records) else -1, self._log, k, records, ids)
         if n < 0:
             status = -n
             if status == KA.HAND_OVER:
                 raise GameStateError("the hand is over")
             raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
                 rules=self.rules.name, phase=self.phase, seat=self.current_player))
-        self._actions.append(_ActionId(action_id))
+        self._actions.append(~a)     # an action pushed by id is logged as ~id (< 0)
         self._n_ids = n if n <= len(ids) else -1
 
     def _decoded(self, before, action):
         """A stacked action as :meth:`push` takes it (ids decoded by the table)."""
-        if not isinstance(action, _ActionId):
+        if not _is_logged_id(action):
             return action
-        record = self.action_table.id_records[action]
+        record = self.action_table.id_records[~action]
         if before[S.G_PHASE] == S.PH_PLAY:
             return Move.from_record(record)
         return int(record[0])
@@ -516,7 +534,7 @@ class Game:
         action = self._actions.pop()
         self._state[:] = self._log[len(self._actions)]
         self._n_ids = -1
-        return action
+        return ~action if _is_logged_id(action) else action
 
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))

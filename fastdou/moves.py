@@ -125,9 +125,17 @@ class Move:
         return self.text()
 
     def __repr__(self) -> str:
+        """Text that evaluates back to this move (with ``Move`` and ``Kind`` in scope): the
+        classic parse where classic reads it so, else :meth:`of`, which needs no rules."""
         if self.is_pass:
             return "Move.PASS"
-        return f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
+        parsed = f"Move.parse({self.text()!r}, kind=Kind.{self.kind.name})"
+        try:
+            if Move.parse(self.text(), kind=self.kind) == self:
+                return parsed
+        except FastdouError:
+            pass
+        return f"Move.of({self.text()!r}, Kind.{self.kind.name}, {self.rank}, {self.length})"
 
     def _key(self):
         return (self.packed, int(self.kind), self.rank, self.length)
@@ -139,6 +147,15 @@ class Move:
         return hash(self._key())
 
     # --------------------------------------------------------------- parsing
+    @classmethod
+    def of(cls, text: str, kind, rank: int, length: int = 1) -> "Move":
+        """The move with these cards (text, up to two decks; a '+' is ignored) and fields,
+        whatever the rules: what ``repr`` writes where classic cannot parse a move."""
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move's text must be a str, not {short(text)}")
+        counts = _cards.parse(text.replace("+", ""), _two_decks())
+        return cls(_cards.pack(counts), kind, rank, length)
+
     @classmethod
     def parse(cls, text: str, rules="classic", *, kind=None) -> "Move":
         """Read a move from text such as ``'333444+55'`` or ``'pass'``.
@@ -156,6 +173,11 @@ class Move:
                 f"{short(text)} reads as {', '.join(repr(m) for m in options)}; say which "
                 f"with a '+' or kind=")
         return options[0]
+
+
+def _two_decks():
+    from fastdou.rules import rules
+    return rules("four_player")         # two full decks: every count any preset can hold
 
 
 def readings_of_text(text: str, rules, *, kind=None) -> list:

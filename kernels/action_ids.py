@@ -146,18 +146,24 @@ def phase_of_id(state, rules, id_records, selection, a):
 
 
 @kernel
-def push_id(state, rules, id_records, selection, a):
-    """Apply action id ``a`` for the player to act, checking only that it is an action of
-    this phase and, in play, that the player holds its cards; returns ``OK`` or why not."""
+def check_id(state, rules, id_records, selection, a):
+    """What ``push_id`` would say of id ``a`` (``OK`` or why not), applying nothing: that
+    it is an action of this phase and, in play, that the player holds its cards."""
     status = phase_of_id(state, rules, id_records, selection, a)
-    if status != OK:
-        return status
-    if state[G_PHASE] == PH_PLAY:
-        held = np.uint64(state[G_HANDS + state[G_PLAYER]])
-        if not contains(held, id_records[a, 0]):
-            return NOT_HELD
-    apply(state, rules, id_records[a])
-    return OK
+    if status == OK and state[G_PHASE] == PH_PLAY and \
+            not contains(np.uint64(state[G_HANDS + state[G_PLAYER]]), id_records[a, 0]):
+        return NOT_HELD
+    return status
+
+
+@kernel
+def push_id(state, rules, id_records, selection, a):
+    """Apply action id ``a`` for the player to act after ``check_id``; returns ``OK`` or
+    why not (and then applies nothing)."""
+    status = check_id(state, rules, id_records, selection, a)
+    if status == OK:
+        apply(state, rules, id_records[a])
+    return status
 
 
 @kernel

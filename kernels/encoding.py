@@ -28,11 +28,12 @@ trump                 one-hot trump suit (jinling)
 
 import numpy as np
 
-from fastdou.kernels.jit import kernel
-from fastdou.kernels.layout import (N_KINDS, N_RANKS, R_DECK, R_HAND_SIZE, R_KITTY,
-                                    R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID, R_PLAYERS)
+from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
+                                    R_KITTY, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID,
+                                    R_PLAYERS)
 from fastdou.kernels.moves import kind_of
-from fastdou.kernels.packing import count, size
+from fastdou.kernels.packing import size
 from fastdou.kernels.state import (G_BID, G_DOUBLED, G_HANDS, G_HISTORY, G_KITTY, G_LANDLORD,
                                    G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MULT, G_PARTNER,
                                    G_PARTNER_KNOWN, G_PHASE, G_PLAYED, G_PLAYER, G_TRUMP,
@@ -42,6 +43,8 @@ N_PHASES = PH_DONE + 1
 MULT_SLOTS = 16
 SUITS = 4
 N_BLOCKS = 15
+_NIBBLE = np.uint64(COUNT_MASK)   # one rank's count in a packed hand
+_FOUR = np.uint64(COUNT_BITS)
 
 
 @kernel
@@ -71,20 +74,24 @@ def encoding_size(rules):
     return encoding_blocks(rules)[N_BLOCKS]
 
 
-@kernel
+@leaf
 def put_cards(out, at, cards, rules):
-    """Write the card plane of packed ``cards`` at ``out[at:]``; returns the offset after it."""
+    """Write the card plane of packed ``cards`` at ``out[at:]``; returns the offset after it.
+    (Rank by rank, stopping after the highest rank ``cards`` holds.)"""
     deck = np.uint64(rules[R_DECK])
-    for r in range(N_RANKS):
-        d = count(deck, r)
-        c = min(count(cards, r), d)
+    end = at + size(deck)
+    cards = np.uint64(cards)
+    while cards != 0:
+        c = min(cards & _NIBBLE, deck & _NIBBLE)
         for j in range(c):
             out[at + j] = 1
-        at += d
-    return at
+        at += np.int64(deck & _NIBBLE)
+        deck >>= _FOUR
+        cards >>= _FOUR
+    return end
 
 
-@kernel
+@leaf
 def _one_hot(out, at, index, width):
     if 0 <= index < width:
         out[at + index] = 1

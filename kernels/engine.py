@@ -86,13 +86,24 @@ def _begin_bidding(state, rules, first):
 
 
 @kernel
-def deal(state, rules):
+def deck_buffer(cards):
+    """``cards``, or a new ``int64[MAX_DECK]`` when it is None: the shuffle's scratch. Loops
+    that must not allocate per deal (``fastdou.kernels.play``) pass one in; Numba compiles
+    the None case apart, so the other callers keep their signatures."""
+    if cards is None:
+        return np.empty(MAX_DECK, np.int64)
+    return cards
+
+
+@kernel
+def deal(state, rules, scratch=None):
     """Deal for ``state``'s seed, deal index and redeal count, and open the bidding (or, for
-    five_player, draw the marked card and name the landlords)."""
+    five_player, draw the marked card and name the landlords). ``scratch``: see
+    :func:`deck_buffer`."""
     players = rules[R_PLAYERS]
     hand_size = rules[R_HAND_SIZE]
     kitty = rules[R_KITTY]
-    cards = np.empty(MAX_DECK, np.int64)
+    cards = deck_buffer(scratch)
     n, rng = _shuffle(rules, deal_stream(state[G_SEED], state[G_DEAL], state[G_REDEALS]),
                       cards)
     for p in range(players):
@@ -165,10 +176,11 @@ def _reset(state, seed, index):
 
 
 @kernel
-def start(state, rules, seed, index):
-    """Set ``state`` to the start of deal ``index`` of ``seed``."""
+def start(state, rules, seed, index, scratch=None):
+    """Set ``state`` to the start of deal ``index`` of ``seed`` (``scratch``: see
+    :func:`deck_buffer`)."""
     _reset(state, seed, index)
-    deal(state, rules)
+    deal(state, rules, scratch)
 
 
 @kernel
@@ -255,7 +267,7 @@ def _landlord_chosen(state, rules, p):
 
 
 @kernel
-def _redeal(state, rules):
+def _redeal(state, rules, scratch):
     """Nobody took the landlord: deal again, or end the hand void."""
     state[G_REDEALS] += 1
     limit = rules[R_MAX_REDEALS]
@@ -263,7 +275,7 @@ def _redeal(state, rules):
         state[G_PHASE] = PH_DONE
         state[G_WINNER] = SIDE_VOID
         return
-    deal(state, rules)
+    deal(state, rules, scratch)
 
 
 @kernel
@@ -308,21 +320,21 @@ def legal_actions(state, rules, out):
             return _bid_values(state, rules, out)
         return _put_value(out, _put_value(out, 0, 0), 1)      # no / yes
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
-    last = np.empty(2, np.uint64)
-    last[0] = np.uint64(state[G_LAST_CARDS])
-    last[1] = np.uint64(state[G_LAST_INFO])
+    # The move to answer as a record: a tuple (no allocation, no reference counting).
+    last = (np.uint64(state[G_LAST_CARDS]), np.uint64(state[G_LAST_INFO]))
     return actions_of_play(hand, last, rules, out)
 
 
 @kernel
-def apply(state, rules, action):
-    """Play ``action`` (a record) for the player to act. Unchecked: pass only legal actions."""
+def apply(state, rules, action, scratch=None):
+    """Play ``action`` (a record) for the player to act. Unchecked: pass only legal actions.
+    ``scratch``: the deck buffer a redeal shuffles in (see :func:`deck_buffer`)."""
     state[G_ACTIONS] += 1
     phase = state[G_PHASE]
     if phase == PH_PLAY:
         _play(state, rules, np.uint64(action[0]), np.uint64(action[1]))
     elif phase == PH_BID:
-        _bid(state, rules, np.int64(action[0]))
+        _bid(state, rules, np.int64(action[0]), scratch)
     elif phase == PH_REVEAL:
         _reveal(state, rules, np.int64(action[0]))
     elif phase == PH_DOUBLE:
@@ -330,7 +342,7 @@ def apply(state, rules, action):
 
 
 @kernel
-def _bid(state, rules, v):
+def _bid(state, rules, v, scratch):
     mode = rules[R_BIDDING]
     players = rules[R_PLAYERS]
     p = state[G_PLAYER]
@@ -355,14 +367,14 @@ def _bid(state, rules, v):
             if state[G_BID] > 0:
                 _landlord_chosen(state, rules, state[G_BIDDER])
             else:
-                _redeal(state, rules)
+                _redeal(state, rules, scratch)
             return
         state[G_PLAYER] = nxt
     elif mode == BIDDING_CALL:
         if v > 0:
             _landlord_chosen(state, rules, p)
         elif state[G_TURNS] == players:
-            _redeal(state, rules)
+            _redeal(state, rules, scratch)
         else:
             state[G_PLAYER] = nxt
     elif mode == BIDDING_CALL_GRAB:

@@ -387,3 +387,9 @@ def test_generate_batch_record_of_unknown_kind():
     lasts[0] = (1, 99)
     with pytest.raises(fastdou.IllegalMoveError):
         fastdou.generate_batch(BATCH, lasts)
+
+
+@pytest.mark.parametrize("preset", sorted(fastdou.PRESETS))
+def test_repr_evaluates_back_in_every_preset(preset):
+    moves = fastdou.action_table(preset).moves
+    assert all(eval(repr(m)) == m for m in moves[::5])

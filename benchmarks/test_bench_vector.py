@@ -1,0 +1,165 @@
+"""fastdou.VectorEnv: env steps/s of random classic games (landlord fixed, straight into
+play; fastdou encoding; the learner on every seat, so one step is one action of a game),
+actions drawn by numpy from the flat legal ids with no Python loop over games; on 1 and 2
+threads, side by side in the same run with the same kind of games stepped one action at a
+time through fastdou.Game from Python, RLCard's doudizhu env and DouZero's env. Memory per game,
+and a batch of 65,536 games.
+
+    python -m pytest benchmarks/test_bench_vector.py [--quick] -s
+"""
+
+import time
+import tracemalloc
+
+import numba
+import numpy as np
+import pytest
+
+import fastdou
+from conftest import best_time
+
+RESULTS = {}
+
+
+def random_actions(info, rng):
+    """One uniformly random legal id per game, vectorised over the flat legal ids."""
+    off = info["legal_offsets"]
+    counts = np.diff(off)
+    return info["legal_ids"][off[:-1] + (rng.random(len(counts)) * counts).astype(np.int64)]
+
+
+def vector_steps(env, steps, rng):
+    """Step ``env`` ``steps`` times with random legal actions; returns env steps."""
+    info = env._info()
+    for _ in range(steps):
+        info = env.step(random_actions(info, rng))[4]
+    return steps * env.num_envs
+
+
+def vector_rate(num_envs, threads, steps, repeat=3):
+    env = fastdou.VectorEnv("classic", num_envs, seed=0, start="play", threads=threads)
+    env.reset()
+    rng = np.random.default_rng(0)
+    vector_steps(env, 3, rng)
+    t, n = best_time(vector_steps, env, steps, rng, repeat=repeat)
+    return n / t, env
+
+
+def game_steps(games):
+    """Random games stepped one id at a time through fastdou.Game, each step with the
+    observation a learner reads (``Game.encode``), as VectorEnv gives it; returns steps."""
+    rng = np.random.default_rng(0)
+    out = np.empty(fastdou.VectorEnv("classic", 1).observation_size, np.int8)
+    n = 0
+    for d in range(games):
+        g = fastdou.Game.new("classic", seed=0, deal=d, start="play")
+        while not g.is_terminal():
+            g.encode(g.current_player, out)
+            ids = g.legal_action_ids()
+            g.push_id(ids[int(rng.integers(len(ids)))])
+            n += 1
+    return n
+
+
+def rlcard_steps(games):
+    """Random games through RLCard's doudizhu env; returns steps."""
+    import rlcard
+    env = rlcard.make("doudizhu", config={"seed": 0})
+    rng = np.random.default_rng(0)
+    n = 0
+    for _ in range(games):
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[int(rng.integers(len(legal)))])
+            n += 1
+    return n
+
+
+def douzero_steps(games):
+    """Random games through DouZero's own env (``douzero.env.env.Env``); returns steps."""
+    from compare import ensure_tools
+    ensure_tools()
+    from douzero.env.env import Env
+    env = Env("adp")
+    rng = np.random.default_rng(0)
+    n = 0
+    for g in range(games):
+        np.random.seed(g)
+        env.reset()
+        done = False
+        while not done:
+            legal = env.infoset.legal_actions
+            _, _, done, _ = env.step(legal[int(rng.integers(len(legal)))])
+            n += 1
+    return n
+
+
+def test_vector_env_steps(benchmark, quick):
+    """Gates (side by side, this run): one thread over 1.5x fastdou.Game from Python (with
+    Game.encode each step) and over 25x RLCard's env; two threads and per thread printed
+    (not gated: the 2-thread ratio swings with the shared machine's load)."""
+    num_envs, steps = (4096, 10) if quick else (16384, 30)
+    env = fastdou.VectorEnv("classic", num_envs, seed=0, start="play", threads=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    vector_steps(env, 3, rng)
+    n = benchmark.pedantic(vector_steps, (env, steps, rng), rounds=3, warmup_rounds=0)
+    one = n / benchmark.stats.stats.min
+    two = vector_rate(num_envs, 2, steps)[0] if numba.config.NUMBA_NUM_THREADS >= 2 else None
+    game_games, rl_games = (100, 30) if quick else (500, 150)
+    game_steps(3)
+    t, n_game = best_time(game_steps, game_games, repeat=2)
+    game = n_game / t
+    t, n_rl = best_time(rlcard_steps, rl_games, repeat=2)
+    rl = n_rl / t
+    t, n_dz = best_time(douzero_steps, rl_games, repeat=2)
+    dz = n_dz / t
+    info = {"vector_steps_per_s_1_thread": one, "game_steps_per_s": game,
+            "rlcard_steps_per_s": rl, "douzero_steps_per_s": dz, "num_envs": num_envs}
+    print(f"\nVectorEnv classic, {num_envs} games, random legal ids from numpy:"
+          f"\n  1 thread:  {one:,.0f} env steps/s")
+    if two is not None:
+        info["vector_steps_per_s_2_threads"] = two
+        print(f"  2 threads: {two:,.0f} env steps/s ({two / 2:,.0f} per thread, "
+              f"{two / one:.2f}x one thread)")
+    print(f"  fastdou.Game from Python: {game:,.0f} steps/s; VectorEnv 1 thread "
+          f"{one / game:,.0f}x" + (f", 2 threads {two / game:,.0f}x" if two else ""))
+    print(f"  RLCard doudizhu env: {rl:,.0f} steps/s; VectorEnv 1 thread {one / rl:,.0f}x"
+          + (f", 2 threads {two / rl:,.0f}x (target 500x)" if two else ""))
+    print(f"  DouZero env: {dz:,.0f} steps/s; VectorEnv 1 thread {one / dz:,.0f}x"
+          + (f", 2 threads {two / dz:,.0f}x" if two else ""))
+    benchmark.extra_info.update(info)
+    RESULTS.update(info)
+    assert one > 1.5 * game
+    assert one > 25 * rl
+
+
+def test_memory_of_65536_games():
+    """Gate: a batch of 65,536 games (built, reset and stepped) holds under 1 GB, counted
+    by the env's arrays and by tracemalloc's peak (numpy allocations are traced)."""
+    tracemalloc.start()
+    env = fastdou.VectorEnv("classic", 65536, seed=0, start="play")
+    env.reset()
+    rng = np.random.default_rng(0)
+    vector_steps(env, 5, rng)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    per_game = env.nbytes / env.num_envs
+    print(f"\nVectorEnv classic: {per_game:,.0f} bytes per game in its arrays; 65,536 games: "
+          f"{env.nbytes / 2**20:,.0f} MiB, traced peak {peak / 2**20:,.0f} MiB")
+    assert env.nbytes < 2**30 and peak < 2**30
+
+
+@pytest.mark.parametrize("encoding", ["douzero", "rlcard"])
+def test_other_encodings(encoding, quick):
+    """The DouZero and RLCard encodings (target: DouZero's at 200k steps/s on two
+    threads); reported, not gated (absolute rates; see test_vector_steps for the gates)."""
+    env = fastdou.VectorEnv("classic", 4096, seed=0, start="play", encoding=encoding)
+    env.reset()
+    rng = np.random.default_rng(0)
+    vector_steps(env, 3, rng)
+    start = time.perf_counter()
+    n = vector_steps(env, 5 if quick else 20, rng)
+    print(f"\nVectorEnv classic, {encoding} encoding: "
+          f"{n / (time.perf_counter() - start):,.0f} env steps/s")

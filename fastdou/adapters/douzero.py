@@ -1,0 +1,521 @@
+"""DouZero on fastdou: a drop-in for ``douzero.env.env.Env`` and for the ``GameEnv`` that
+DouZero's evaluation drives, and DouZero's observation computed by compiled code.
+
+>>> import numpy as np
+>>> from fastdou.adapters.douzero import Env
+>>> env = Env("adp")
+>>> np.random.seed(0)                 # DouZero's Env deals the same hand from this seed
+>>> obs = env.reset()
+>>> obs["position"], obs["x_batch"].shape, obs["z_batch"].shape
+('landlord', (46, 373), (46, 5, 162))
+>>> env.infoset.player_hand_cards
+[3, 4, 4, 5, 5, 6, 8, 9, 9, 10, 10, 10, 11, 11, 12, 12, 13, 14, 17, 30]
+>>> obs, reward, done, _ = env.step([3])
+>>> obs["position"], obs["legal_actions"][:4], obs["x_batch"].shape
+('landlord_down', [[], [4], [5], [6]], (11, 484))
+
+Seats: 0 ``landlord``, 1 ``landlord_down`` (plays after the landlord), 2 ``landlord_up``. The
+game is ``fastdou.Game.from_hands(..., rules("classic", profile="douzero"), start="play",
+landlord=0)``: the landlord holds the kitty and leads, as in DouZero.
+
+* :class:`Env` (``objective`` ``"wp"``, ``"adp"`` or ``"logadp"``): ``reset(card_play_data=
+  None)`` deals like DouZero (``numpy.random.shuffle`` of the same deck list, so one numpy
+  seed gives both the same deal) or takes DouZero's deal dict; ``step(action)`` takes a
+  DouZero card list and returns ``(obs, reward, done, {})`` with DouZero's rewards (from
+  the landlord's side: +-1, +-2**bombs, +-(bombs + 1)); ``infoset`` is readable by DouZero's
+  own ``get_obs``. ``env.game`` is the fastdou ``Game``.
+* :func:`encode` ``(game)`` -> the dict ``get_obs`` returns (``position``, ``x_batch``,
+  ``z_batch``, ``legal_actions``, ``x_no_action``, ``z``), from compiled code
+  (:mod:`fastdou.kernels.douzero_encoding`, whose kernels a user's ``@njit`` code can call).
+* :class:`GameEnv` and :func:`evaluate`: DouZero's evaluation (its agents: ``"random"``,
+  ``"rlcard"``, or a model path when torch is installed) run on fastdou.
+
+Actions. DouZero's actions are card multisets, fastdou's moves are (cards, reading): the
+adapter lists each multiset once, and plays the reading that is legal, preferring the longer
+chain, then the higher rank (so ``333444555666`` leads as a 4-trio chain, as DouZero reads
+it). DouZero's generator lists some multisets twice; the adapter lists them once, in
+fastdou's order (the pass first), so ``x_batch`` has a row per distinct action.
+
+Known differences (RULES.md §2: DouZero's generator bugs are not copied). The adapter's legal
+actions differ from DouZero's env exactly when the move to beat is one of these:
+
+* ``"unread"``: a plane DouZero offers but its own move detector rejects (a plane of 4 or
+  5 trios whose wings hold a trio, or all four cards of a rank): DouZero then lets the next
+  players answer only with bombs, the rocket or a pass; fastdou with a higher plane too.
+* ``"reread"``: a plane of 3 trios with a wing trio next to its chain (``444555666+333``)
+  played to beat a plane: DouZero reads those cards as a 4-trio chain, fastdou as the plane
+  that was played.
+* ``"wing_trio"``: a plane with solo wings (DouZero's type 11) where the move to beat or an
+  answer holds a wing trio: DouZero ranks planes by their highest trio, wings included;
+  fastdou by the chain's top trio.
+
+Everything else (observations, rewards, ``done``) is the same; ``tests/test_adapter_douzero.py``
+replays random games through both and counts those cases.
+
+Infoset fields are DouZero's; lists of cards are sorted except ``played_cards`` (in play order,
+as DouZero keeps them) and ``card_play_action_seq``. After the last action ``infoset`` stays
+the one it was before it, and ``step`` returns ``obs=None``, as DouZero's env does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+
+import numpy as np
+
+from fastdou import cards as _cards
+from fastdou.checks import short
+from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
+from fastdou.game import Game
+from fastdou.kernels import action_ids as KA
+from fastdou.kernels import douzero_encoding as DE
+from fastdou.kernels import state as S
+from fastdou.kernels.packing import contains
+from fastdou.rules import rules as _make_rules
+
+POSITIONS = ("landlord", "landlord_down", "landlord_up")     # by seat
+SEATS = {p: s for s, p in enumerate(POSITIONS)}
+_DICT_ORDER = ("landlord", "landlord_up", "landlord_down")   # DouZero's dict order
+RULES = _make_rules("classic", profile="douzero")
+OBJECTIVES = ("wp", "adp", "logadp")
+DECK = [v for v in _cards.DOUZERO[:13] for _ in range(4)] + [20, 30]   # DouZero's deck list
+DEAL_KEYS = ("landlord", "landlord_up", "landlord_down", "three_landlord_cards")
+DIFFERENCES = ("unread", "reread", "wing_trio")              # see the module docstring
+
+_SHIFT = {v: 1 << (4 * i) for i, v in enumerate(_cards.DOUZERO)}
+_BOMBS = frozenset([4 << (4 * r) for r in range(13)] + [_SHIFT[20] | _SHIFT[30]])
+_FULL_DECK = sum(_SHIFT[c] for c in DECK)
+
+
+class _Lists(dict):
+    """Packed cards -> DouZero's sorted tuple, filled as cards are met."""
+
+    def __missing__(self, packed):
+        t = self[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
+        return t
+
+
+_LISTS = _Lists()
+
+
+def card_list(packed: int) -> list:
+    """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
+    return list(_LISTS[packed])
+
+
+def packed_cards(action) -> int:
+    """The packed form of a DouZero card list (checked: DouZero integers only)."""
+    try:
+        return sum(_SHIFT[c] for c in action)
+    except (KeyError, TypeError):
+        _cards.from_douzero(action)          # raises InvalidCardsError naming the problem
+        raise InvalidCardsError(f"not a DouZero card list: {short(action)}") from None
+
+
+def random_deal() -> dict:
+    """A deal as DouZero's ``Env.reset`` makes it (``numpy.random.shuffle`` of its deck):
+    the same numpy seed gives the same deal."""
+    deck = DECK.copy()
+    np.random.shuffle(deck)
+    deal = {"landlord": deck[:20], "landlord_up": deck[20:37], "landlord_down": deck[37:54],
+            "three_landlord_cards": deck[17:20]}
+    for v in deal.values():
+        v.sort()
+    return deal
+
+
+def _check_deal(card_play_data) -> tuple:
+    """DouZero's deal dict -> (the three hands by seat as dealt, kitty), as count vectors."""
+    if not isinstance(card_play_data, dict) or set(DEAL_KEYS) - card_play_data.keys():
+        raise InvalidCardsError(f"a DouZero deal is a dict with keys {', '.join(DEAL_KEYS)}, "
+                                f"not {short(card_play_data)}")
+    packed = []
+    for key, size in zip(DEAL_KEYS, (20, 17, 17, 3)):
+        cards = card_play_data[key]
+        if not isinstance(cards, (list, tuple)):
+            raise InvalidCardsError(f"the deal's {key} is a list of DouZero cards, "
+                                    f"not {short(cards)}")
+        if len(cards) != size:
+            raise InvalidCardsError(f"the deal's {key} holds {len(cards)} cards, not {size}")
+        try:
+            packed.append(packed_cards(cards))
+        except InvalidCardsError as e:
+            raise InvalidCardsError(f"the deal's {key}: {e}") from None
+    lord, up, down, kitty = packed
+    # 54 cards in all whose packed sum is the deck's: no count overflowed, one whole deck
+    if lord + down + up != _FULL_DECK:
+        raise InvalidCardsError("the deal's hands are not one whole deck of 54 cards")
+    if not contains(np.uint64(lord), np.uint64(kitty)):
+        raise InvalidCardsError("the deal's three_landlord_cards are not all in the "
+                                "landlord's 20 cards")
+    return [_cards.unpack(p) for p in (lord - kitty, down, up)], _cards.unpack(kitty)
+
+
+class InfoSet:
+    """DouZero's ``InfoSet`` (the acting position's view, perfect information included):
+    the attributes DouZero's ``get_obs`` and agents read."""
+
+    __slots__ = ("player_position", "player_hand_cards", "num_cards_left_dict",
+                 "three_landlord_cards", "card_play_action_seq", "other_hand_cards",
+                 "legal_actions", "last_move", "last_two_moves", "last_move_dict",
+                 "played_cards", "all_handcards", "last_pid", "bomb_num")
+
+    def __repr__(self) -> str:
+        return f"<InfoSet {self.player_position}, {len(self.card_play_action_seq)} actions>"
+
+
+def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
+    """DouZero's reward, from the landlord's side."""
+    if objective == "adp":
+        value = 2.0 ** bombs
+    elif objective == "logadp":
+        value = bombs + 1.0
+    else:
+        value = 1.0
+    return value if landlord_won else -value
+
+
+_ARGS: list = []
+_WRITABLE: dict = {}         # rules -> a writable copy of its array
+
+
+def _kernel_args(table) -> tuple:
+    """``step_observe``'s rules and table arrays, as private writable copies (Numba's
+    dispatch takes read-only arrays markedly slower); never written."""
+    if not _ARGS:
+        _ARGS.append(tuple(np.array(a) for a in (RULES.array, table.keys, table.key_ids,
+                                                 table.selection, table.id_records)))
+    return _ARGS[0]
+
+
+class _Hand:
+    """One hand on fastdou with DouZero's view of it. The hand starts as a fastdou ``Game``
+    (``from_hands``, ``start="play"``); each step is one compiled call
+    (``DE.step_observe``: the action id applied to a copy of the game's state, then the
+    observation), and ``game`` catches the Game up with those action ids when it is read."""
+
+    def __init__(self):
+        self._game = None
+        self._over = False
+
+    def start(self, card_play_data) -> None:
+        hands, kitty = _check_deal(card_play_data)
+        self._dealt = [hands[0] + kitty, hands[1], hands[2]]
+        self._kitty = list(card_play_data["three_landlord_cards"])
+        self._game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
+        self._args = _kernel_args(self._game.action_table)
+        self._state = self._game.state
+        self.seq = []                # every action's packed cards
+        self._ids = []               # and its action id
+        self._synced = 0             # how many of them the Game has played
+        self._over = False
+        self._step(-1)
+
+    def _step(self, a: int) -> None:
+        """Apply action id ``a`` (-1: none) and observe the seat to act."""
+        status, actions, x_batch, z_batch, x_no_action, z = \
+            DE.step_observe(self._state, *self._args, a)
+        if status != KA.OK:          # unreachable: ids come from the legal actions
+            raise IllegalMoveError(f"action id {a} was refused (status {status})")
+        ids, legal = actions.tolist()
+        if not legal:                # the hand is over: the last observation stays, as
+            self._over = True        # DouZero's does
+            return
+        self.obs_parts = x_batch, z_batch, x_no_action, z
+        self._legal = legal
+        self._index = dict(zip(legal, ids))
+
+    @property
+    def game(self) -> Game:
+        g = self._game
+        if g is not None:
+            for a in self._ids[self._synced:]:
+                g.push_id(a)
+            self._synced = len(self._ids)
+        return g
+
+    @property
+    def done(self) -> bool:
+        return self._over
+
+    def apply(self, action) -> bool:
+        """Play a DouZero card list; returns whether the hand is over."""
+        if self._game is None:
+            raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
+        if self._over:
+            raise GameStateError("the hand is over")
+        packed = packed_cards(action)
+        a = self._index.get(packed)      # the action id it plays
+        if a is None or len(action) != len(_LISTS[packed]):
+            raise IllegalMoveError(f"{short(action)} is not a legal action of "
+                                   f"{POSITIONS[self.seat]} now")
+        self._step(a)
+        self.seq.append(packed)
+        self._ids.append(a)
+        return self._over
+
+    @property
+    def seat(self) -> int:
+        """The seat to act (once the hand is over: the seat that ended it, as DouZero)."""
+        return (len(self.seq) - self._over) % 3
+
+    # ------------------------------------------------------------------ views
+    def bombs(self) -> int:
+        return int(self._state[S.G_BOMBS] + self._state[S.G_ROCKETS])
+
+    def landlord_won(self) -> bool:
+        return int(self._state[S.G_WINNER]) == S.SIDE_LANDLORD
+
+    def obs(self) -> dict:
+        x_batch, z_batch, x_no_action, z = self.obs_parts
+        lists = _LISTS
+        return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
+                "legal_actions": [list(lists[c]) for c in self._legal],
+                "x_no_action": x_no_action, "z": z}
+
+    def infoset(self) -> InfoSet:
+        """DouZero's infoset before the next action (after the last one: before it), built
+        from the deal and the actions alone."""
+        t = len(self.seq) - self._over
+        return reference_infoset(self._dealt, self._kitty, self.seq[:t], self._legal)
+
+
+def reference_infoset(dealt, kitty, seq, legal) -> InfoSet:
+    """DouZero's infoset of the seat to act after the actions ``seq`` (packed cards, seat
+    0 first), in Python from the deal alone: ``dealt`` the three hands by seat as count
+    vectors (the landlord's with the kitty), ``kitty`` DouZero's three_landlord_cards list,
+    ``legal`` the packed legal actions."""
+    hands = [np.array(h, dtype=np.int64) for h in dealt]
+    played = [[], [], []]
+    last = [[], [], []]
+    three = list(kitty)
+    last_pid = "landlord"
+    bombs = 0
+    for k, c in enumerate(seq):
+        s = k % 3
+        cl = card_list(c)
+        hands[s] -= _cards.unpack(c)
+        played[s] += cl
+        last[s] = cl
+        if c:
+            last_pid = POSITIONS[s]
+        bombs += c in _BOMBS
+        if s == 0:
+            for v in cl:
+                if v in three:
+                    three.remove(v)
+    seat = len(seq) % 3
+    own = [_cards.to_douzero(h) for h in hands]
+    info = InfoSet()
+    info.player_position = POSITIONS[seat]
+    info.player_hand_cards = own[seat]
+    info.num_cards_left_dict = {p: len(own[SEATS[p]]) for p in _DICT_ORDER}
+    info.three_landlord_cards = three
+    info.card_play_action_seq = [card_list(c) for c in seq]
+    info.other_hand_cards = [v for p in _DICT_ORDER if SEATS[p] != seat for v in own[SEATS[p]]]
+    info.legal_actions = [card_list(c) for c in legal]
+    if not seq:
+        info.last_move = []
+    else:
+        info.last_move = card_list(seq[-1] if seq[-1] or len(seq) < 2 else seq[-2])
+    info.last_two_moves = [card_list(seq[-1]) if seq else [],
+                           card_list(seq[-2]) if len(seq) > 1 else []]
+    info.last_move_dict = {p: list(last[SEATS[p]]) for p in _DICT_ORDER}
+    info.played_cards = {p: played[SEATS[p]] for p in _DICT_ORDER}
+    info.all_handcards = {p: list(own[SEATS[p]]) for p in _DICT_ORDER}
+    info.last_pid = last_pid
+    info.bomb_num = bombs
+    return info
+
+
+class Env:
+    """A drop-in for ``douzero.env.env.Env`` on fastdou (see the module docstring)."""
+
+    def __init__(self, objective: str = "wp"):
+        if objective not in OBJECTIVES:
+            raise ArgumentError(f"objective is one of {', '.join(OBJECTIVES)}, "
+                                f"not {short(objective)}")
+        self.objective = objective
+        self._hand = _Hand()
+        self._infoset = None
+
+    def reset(self, card_play_data=None) -> dict:
+        """Deal a new hand (DouZero's random deal, or ``card_play_data``); returns the
+        landlord's observation."""
+        self._hand.start(random_deal() if card_play_data is None else card_play_data)
+        self._infoset = None
+        return self._hand.obs()
+
+    def step(self, action):
+        """Play the DouZero card list ``action`` for the acting position: ``(obs, reward,
+        done, {})``, ``obs`` None and ``reward`` DouZero's once the hand is over."""
+        if self._hand.apply(action):
+            h = self._hand
+            return None, _reward(self.objective, h.landlord_won(), h.bombs()), True, {}
+        self._infoset = None
+        return self._hand.obs(), 0.0, False, {}
+
+    @property
+    def infoset(self) -> InfoSet:
+        """DouZero's infoset of the acting position (built when first read after a step)."""
+        if self._hand._game is None:
+            return None
+        if self._infoset is None:
+            self._infoset = self._hand.infoset()
+        return self._infoset
+
+    def close(self) -> None:
+        """Nothing to release (DouZero's training wrapper calls it)."""
+
+    @property
+    def game(self) -> Game:
+        """The fastdou Game of the hand so far (caught up with the steps when read; play
+        on the Env, not on it)."""
+        return self._hand.game
+
+    @property
+    def _acting_player_position(self) -> str:
+        return POSITIONS[self._hand.seat]
+
+    @property
+    def _game_over(self) -> bool:
+        return self._hand.done
+
+
+def encode(game) -> dict:
+    """DouZero's ``get_obs`` dict for the seat to act in a classic play-phase ``game``
+    (positions relative to its landlord), from compiled code. ``legal_actions`` lists each
+    card multiset once."""
+    if not isinstance(game, Game):
+        raise ArgumentError(f"encode takes a fastdou Game, not {short(game)}")
+    r = game.rules
+    if r.name != "classic":
+        raise ArgumentError(f"DouZero's encoding is for classic rules, not {r.name}")
+    if game.phase != "play":
+        raise GameStateError(f"DouZero's encoding is of the play phase; the game is in its "
+                             f"{game.phase} phase")
+    st = game.state
+    rules = _WRITABLE.get(r)
+    if rules is None:
+        rules = _WRITABLE[r] = np.array(r.array)    # dispatched faster than read-only
+    actions, x_batch, z_batch, x_no_action, z = DE.observe(st, rules)
+    rel = (int(st[S.G_PLAYER]) - int(st[S.G_LANDLORD])) % 3
+    return {"position": POSITIONS[rel], "x_batch": x_batch, "z_batch": z_batch,
+            "legal_actions": [card_list(c) for c in actions[1].tolist()],
+            "x_no_action": x_no_action, "z": z}
+
+
+# ---------------------------------------------------------------------- evaluation
+class GameEnv:
+    """A drop-in for ``douzero.env.game.GameEnv``, the engine DouZero's evaluation drives:
+    ``players`` maps each position to an agent with ``act(infoset) -> action``;
+    ``card_play_init(deal)``, ``step()`` until ``game_over``, ``reset()``; ``num_wins`` and
+    ``num_scores`` add up as DouZero's do (a landlord win scores 2 * 2**bombs to the landlord
+    and -2**bombs to the farmers, a farmer win the reverse)."""
+
+    def __init__(self, players):
+        self.players = players
+        self.num_wins = {"landlord": 0, "farmer": 0}
+        self.num_scores = {"landlord": 0, "farmer": 0}
+        self._hand = _Hand()
+        self.winner = None
+
+    def card_play_init(self, card_play_data) -> None:
+        self._hand.start(card_play_data)
+
+    @property
+    def game_over(self) -> bool:
+        return self._hand.done
+
+    @property
+    def acting_player_position(self) -> str:
+        return POSITIONS[self._hand.seat]
+
+    @property
+    def game_infoset(self) -> InfoSet:
+        return self._hand.infoset()
+
+    def step(self) -> None:
+        action = self.players[self.acting_player_position].act(self.game_infoset)
+        if self._hand.apply(action):
+            won = self._hand.landlord_won()
+            self.winner = "landlord" if won else "farmer"
+            stake = 2 ** self._hand.bombs()
+            for pos, base in (("landlord", 2), ("farmer", 1)):
+                if (pos == "landlord") == won:
+                    self.num_wins[pos] += 1
+                    self.num_scores[pos] += base * stake
+                else:
+                    self.num_scores[pos] -= base * stake
+
+    def get_winner(self) -> str:
+        return self.winner
+
+    def get_bomb_num(self) -> int:
+        return self._hand.bombs()
+
+    def reset(self) -> None:
+        self._hand = _Hand()
+
+
+def _agents(paths: dict) -> dict:
+    """DouZero's own agents for each position (``"random"``, ``"rlcard"`` or a model path,
+    which needs torch)."""
+    try:
+        from douzero.evaluation.simulation import load_card_play_models
+    except ImportError as e:
+        raise ArgumentError(f"DouZero's agents need douzero installed (pip install --no-deps "
+                            f"douzero==1.1.0; model agents need torch too): {e}") from None
+    return load_card_play_models(paths)
+
+
+def simulate(deals, paths: dict) -> tuple:
+    """Play ``deals`` with DouZero's agents named by ``paths`` (position -> ``"random"``,
+    ``"rlcard"`` or a model path) on fastdou: ``(landlord wins, farmer wins, landlord
+    score, farmer score)``, what DouZero's ``mp_simulate`` reports."""
+    env = GameEnv(_agents(paths))
+    for deal in deals:
+        env.card_play_init(deal)
+        while not env.game_over:
+            env.step()
+        env.reset()
+    return (env.num_wins["landlord"], env.num_wins["farmer"], env.num_scores["landlord"],
+            env.num_scores["farmer"])
+
+
+def _worker(deals, paths, queue):
+    queue.put(simulate(deals, paths))
+
+
+def evaluate(landlord, landlord_up, landlord_down, eval_data, num_workers: int = 1) -> dict:
+    """DouZero's ``evaluate`` on fastdou: its deals (a pickle file's path, as DouZero takes,
+    or a list of deal dicts) played by its agents, split round robin over ``num_workers``
+    processes (1: in this process). Returns the figures DouZero prints: ``{"wp":
+    {"landlord", "farmers"}, "adp": {"landlord", "farmers"}, "games"}``."""
+    if isinstance(eval_data, (str, bytes)) or hasattr(eval_data, "__fspath__"):
+        with open(eval_data, "rb") as f:
+            deals = pickle.load(f)
+    else:
+        deals = list(eval_data)
+    if not isinstance(num_workers, int) or num_workers < 1:
+        raise ArgumentError(f"num_workers is a whole number >= 1, not {short(num_workers)}")
+    paths = {"landlord": landlord, "landlord_up": landlord_up, "landlord_down": landlord_down}
+    parts = [deals[k::num_workers] for k in range(num_workers)]
+    if num_workers == 1:
+        results = [simulate(parts[0], paths)]
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.SimpleQueue()
+        procs = [ctx.Process(target=_worker, args=(p, paths, queue)) for p in parts]
+        for p in procs:
+            p.start()
+        results = [queue.get() for _ in procs]
+        for p in procs:
+            p.join()
+    lw, fw, ls, fs = (sum(r[i] for r in results) for i in range(4))
+    games = lw + fw
+    if games == 0:
+        raise ArgumentError("eval_data holds no deals")
+    return {"wp": {"landlord": lw / games, "farmers": fw / games},
+            "adp": {"landlord": ls / games, "farmers": 2 * fs / games}, "games": games}

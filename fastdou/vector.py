@@ -1,0 +1,293 @@
+"""``VectorEnv``: thousands of games stepped at once in compiled code, for RL training.
+
+>>> import numpy as np, fastdou
+>>> env = fastdou.VectorEnv("classic", num_envs=4, seed=0, start="play")
+>>> obs, info = env.reset()
+>>> obs.shape, obs.dtype
+((4, 1434), dtype('int8'))
+>>> ids, off = info["legal_ids"], info["legal_offsets"]
+>>> first = ids[off[:-1]]                      # each game's first legal id
+>>> obs, rewards, terminations, truncations, info = env.step(first)
+
+Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
+
+* ``step(actions)`` takes one action id (:func:`fastdou.action_table`) per game, for the
+  seat ``info["seat"][i]`` to act, and returns ``(obs, rewards, terminations, truncations,
+  info)``. A game that ends is dealt again at once: ``obs[i]`` is then the new game's first
+  observation, ``info["final_obs"][i]`` the ended game's last one (seen by the seat that
+  acted), ``info["final_scores"][i]`` every seat's score, ``info["final_deal"][i]`` its deal
+  index; ``rewards[i]`` is the score of the seat that acted (0 until a game ends).
+  ``truncations`` are always False (a hand always ends).
+* ``info["legal_ids"][info["legal_offsets"][i]:info["legal_offsets"][i + 1]]`` are game
+  ``i``'s legal ids, in ``Game.legal_action_ids()``'s order; :meth:`VectorEnv.action_mask`
+  makes the dense ``(num_envs, table.size)`` mask on request.
+* ``obs`` and every ``info`` array are buffers the env owns and overwrites at the next call:
+  copy what you keep (the legal ids are read-only: the next step checks actions against
+  them).
+* Determinism: slot ``i``'s ``k``-th game (``k`` counts the games the slot began since
+  ``reset(seed=...)``) is ``Game.new(rules, seed=seed, deal=k * 2**32 + i, start=start)``,
+  its policy seats drawing from the stream :func:`fastdou.simulate` gives that deal: a pure
+  function of (seed, i, k) and the actions, whatever ``threads`` or ``num_envs``.
+  ``reset()`` without a seed starts every slot's next game; ``info["deal"]`` holds each
+  game's deal index.
+* ``opponents``: None (the caller plays every seat), a policy for every seat but seat 0, or
+  one entry per seat with None for the caller's seats; a policy is ``"random"``,
+  ``"greedy"`` or an ``@njit`` function ``(state, actions, n, rng) -> (index, rng)`` (see
+  :func:`fastdou.simulate`). Policy seats are played inside the compiled loop: the caller
+  sees only its own seats' turns.
+* ``threads``: Numba threads for each call (default: Numba's current setting). The env
+  sets them with ``numba.set_num_threads`` around its own kernel calls and restores the
+  caller's value afterwards (the setting is per calling thread), so nothing leaks.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numba
+import numpy as np
+
+from fastdou.checks import flag, short, whole
+from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, PolicyError
+from fastdou.kernels import action_ids as KA
+from fastdou.kernels import play as P
+from fastdou.kernels import state as S
+from fastdou.kernels import vector as KV
+from fastdou.rules import as_rules
+
+STARTS = ("bidding", "play")
+POOL_WIDTH = 128        # legal ids kept per game in the first pass (more: computed again)
+_STATUS = {KA.BAD_ID: "is not an action id of {rules}",
+           KA.WRONG_PHASE: "is not an action of the {phase} phase",
+           KA.NOT_HELD: "is a move seat {seat} does not hold",
+           KV.NOT_LEGAL: "is not a legal action of seat {seat} now"}
+_PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
+           S.PH_DONE: "done"}
+
+# The encodings, by name: (kernel module, size function, encode kernel, presets or None for
+# every preset). ``size(rules_array) -> int`` is the row width; ``encode(state, rules_array,
+# seat, out)`` writes one seat's view into the int8 row ``out`` and must compile for
+# ``fastdou.kernels.vector.ENCODE_SIGNATURE``. An encoding whose module or functions are
+# missing from this build raises a clear ArgumentError.
+ENCODINGS = {
+    "fastdou": ("fastdou.kernels.encoding", "encoding_size", "encode", None),
+    "douzero": ("fastdou.kernels.douzero_encoding", "vector_size", "vector_encode",
+                ("classic",)),
+    "rlcard": ("fastdou.kernels.rlcard_encoding", "vector_size", "vector_encode",
+               ("classic",)),
+}
+
+
+def encoder(name: str, rules):
+    """``(size, encode)`` of encoding ``name`` for ``rules``: the row width and the compiled
+    encode kernel (raises ArgumentError when the encoding does not exist or is missing)."""
+    if not isinstance(name, str) or name not in ENCODINGS:
+        raise ArgumentError(f"encoding is one of {', '.join(ENCODINGS)}, not {short(name)}")
+    module, size_name, encode_name, presets = ENCODINGS[name]
+    if presets is not None and rules.name not in presets:
+        raise ArgumentError(f"the {name} encoding is for {', '.join(presets)}, not "
+                            f"{rules.name}")
+    try:
+        mod = importlib.import_module(module)
+        size_fn, encode_fn = getattr(mod, size_name), getattr(mod, encode_name)
+    except (ImportError, AttributeError):
+        raise ArgumentError(f"the {name} encoding is not available in this build of fastdou "
+                            f"({module}.{encode_name} is missing)") from None
+    try:
+        encode_fn.compile(KV.ENCODE_SIGNATURE)
+    except Exception as e:
+        raise ArgumentError(f"the {name} encoder does not compile as (state, rules, seat, "
+                            f"int8 out): {short(str(e))}") from None
+    return int(size_fn(rules.array)), encode_fn
+
+
+def _seat_codes(opponents, rules):
+    """Per-seat codes (``LEARNER`` for the caller's seats) and the user policy (or None)."""
+    from fastdou.simulation import _policy_codes
+    n = rules.players
+    if opponents is None:
+        seats = [None] * n
+    elif isinstance(opponents, str) or callable(opponents):
+        seats = [None] + [opponents] * (n - 1)
+    elif isinstance(opponents, (list, tuple)):
+        seats = list(opponents)
+        if len(seats) != n:
+            raise PolicyError(f"{len(seats)} opponents entries for {n} seats (None marks "
+                              f"the caller's seats)")
+    else:
+        raise PolicyError(f"opponents are None, a policy, or one entry per seat (None for "
+                          f"the caller's seats), not {short(opponents)}")
+    if all(p is not None for p in seats):
+        raise PolicyError("every seat has a policy: mark the caller's seats with None")
+    codes, user = _policy_codes([p if p is not None else "random" for p in seats], rules)
+    for s, p in enumerate(seats):
+        if p is None:
+            codes[s] = KV.LEARNER
+    return codes, user
+
+
+class VectorEnv:
+    """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
+
+    def __init__(self, rules="classic", num_envs: int = 1024, *, seed: int = 0,
+                 encoding: str = "fastdou", start: str = "bidding", threads=None,
+                 opponents=None, check: bool = True):
+        from fastdou.actions import action_table
+        self.rules = as_rules(rules)
+        self.num_envs = whole("num_envs", num_envs, 1, KV.MAX_SLOTS)
+        self.seed = whole("seed", seed)
+        if not isinstance(start, str) or start not in STARTS:
+            raise ArgumentError(f"start is 'bidding' or 'play', not {short(start)}")
+        self.start = start
+        if threads is not None:
+            threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+        self.threads = threads
+        self.check = flag("check", check)
+        self.encoding = encoding
+        if encoding == "rlcard" and start != "play":
+            raise ArgumentError("the rlcard encoding is RLCard's setting: the landlord is "
+                                "seat 0, so it needs start='play'")
+        self.observation_size, self._encode = encoder(encoding, self.rules)
+        self._codes, self._user = _seat_codes(opponents, self.rules)
+        self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))
+        self.table = action_table(self.rules)
+        n, players = self.num_envs, self.rules.players
+        self._states = np.zeros((n, S.STATE_SIZE), np.int64)
+        self._games = np.full(n, -1, np.int64)
+        self._rngs = np.zeros(n, np.uint64)
+        self._seats = np.zeros(n, np.int64)
+        self.obs = np.zeros((n, self.observation_size), np.int8)
+        self._final_obs = np.zeros_like(self.obs)
+        self._rewards = np.zeros(n, np.float64)
+        self._terminated = np.zeros(n, bool)
+        self._truncated = np.zeros(n, bool)
+        self._final_scores = np.zeros((n, players), np.float64)
+        self._final_deals = np.full(n, -1, np.int64)
+        self._pool = np.zeros((n, POOL_WIDTH), np.int32)
+        self._counts = np.zeros(n, np.int64)
+        self._errors = np.zeros(n, np.int64)
+        self._status = np.zeros(n, np.int64)
+        self._offsets = np.zeros(n + 1, np.int64)
+        self._flat = np.zeros(16 * n, np.int64)
+        self._actions = np.zeros(n, np.int64)
+        self._deals = np.zeros(n, np.int64)
+        self._mask = None
+        self._started = False
+
+    # ----------------------------------------------------------------- API
+    def reset(self, seed=None):
+        """Deal a new game in every slot: with ``seed``, game 0 of every slot under that
+        seed; without, every slot's next game. Returns ``(obs, info)``."""
+        if seed is not None:
+            self.seed = whole("seed", seed)
+            self._games[:] = -1
+        self._games += 1
+        self._terminated[:] = False
+        self._rewards[:] = 0.0
+        self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
+                  self.table.keys, self.table.key_ids, self.table.selection, self.seed,
+                  int(self.start == "play"), self._codes, *self._after())
+        self._started = True
+        return self.obs, self._info()
+
+    def step(self, actions):
+        """Apply one action id per game (for the seat ``info["seat"]`` names) and play on
+        to the caller's next turn; returns ``(obs, rewards, terminations, truncations,
+        info)``. An illegal id raises IllegalMoveError naming the game (no game is changed
+        then); with ``check=False`` only what ``Game.push_id`` checks is checked."""
+        if not self._started:
+            raise GameStateError("call reset() before step()")
+        a = self._actions
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu" or given.shape != (self.num_envs,):
+            raise ArgumentError(f"actions are {self.num_envs} integer action ids, not "
+                                f"{given.dtype} {given.shape}")
+        a[:] = given
+        KV.check_batch(self._states, self.rules.array, self.table.id_records,
+                       self.table.selection, a, self._flat, self._offsets, self.check,
+                       self._status)
+        if self._status.any():
+            self._refuse(int(np.flatnonzero(self._status)[0]))
+        self._run(KV.compiled("step_batch"), self._states, self.rules.array,
+                  self.table.keys, self.table.key_ids, self.table.id_records,
+                  self.table.selection, self.seed, int(self.start == "play"), self._codes, a,
+                  *self._after())
+        return self.obs, self._rewards, self._terminated, self._truncated, self._info()
+
+    def action_mask(self) -> np.ndarray:
+        """The dense legal mask ``(num_envs, table.size)`` of the current turns (a buffer
+        reused between calls; 27,472 bytes a game for classic)."""
+        if self._mask is None:
+            self._mask = np.zeros((self.num_envs, self.table.size), bool)
+        KV.masks(self._flat, self._offsets, self._mask)
+        return self._mask
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the env's arrays (the action table, shared, not counted)."""
+        return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+
+    def state(self, i: int) -> np.ndarray:
+        """A copy of game ``i``'s engine state (perfect information)."""
+        return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
+
+    # ----------------------------------------------------------------- internals
+    def _after(self) -> tuple:
+        return (self._games, self._rngs, self._seats, self.obs, self._final_obs,
+                self._rewards, self._terminated, self._final_scores, self._final_deals,
+                self._pool, self._counts, self._errors, self._user or P.no_user_policy,
+                self._encode)
+
+    def _run(self, kernel, *args) -> None:
+        """Run a batch kernel on ``threads`` threads (the caller's setting restored), then
+        pack the legal ids."""
+        previous = numba.get_num_threads()
+        if self.threads is not None:
+            numba.set_num_threads(self.threads)
+        try:
+            try:
+                kernel(*args)
+            except Exception as e:
+                if self._user is None:
+                    raise
+                cause = e.__cause__ or e.__context__ or e
+                raise PolicyError(f"policy {self._user.__name__} raised "
+                                  f"{type(cause).__name__}: {short(str(cause))}") from None
+            if self._errors.any():
+                i = int(np.flatnonzero(self._errors)[0])
+                raise PolicyError(f"game {i}: a policy returned an index outside the legal "
+                                  f"actions (reset the env)")
+            np.cumsum(self._counts, out=self._offsets[1:])
+            total = int(self._offsets[-1])
+            if total > len(self._flat):
+                self._flat = np.zeros(2 * total, np.int64)
+            KV.gather_ids(self._states, self.rules.array, self.table.keys,
+                          self.table.key_ids, self.table.selection, self._pool, self._counts,
+                          self._offsets, self._flat)
+        finally:
+            numba.set_num_threads(previous)
+        np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
+
+    def _info(self) -> dict:
+        ids = self._flat[:self._offsets[-1]]
+        ids.flags.writeable = False
+        return {"seat": self._seats, "legal_ids": ids, "legal_offsets": self._offsets,
+                "deal": self._deals, "final_obs": self._final_obs,
+                "_final_obs": self._terminated, "final_scores": self._final_scores,
+                "final_deal": self._final_deals}
+
+    def _refuse(self, i: int):
+        a = int(self._actions[i])
+        st = self._states[i]
+        seat = int(st[S.G_PLAYER])
+        what = _STATUS.get(int(self._status[i]), "is refused").format(
+            rules=self.rules.name, phase=_PHASES[int(st[S.G_PHASE])], seat=seat)
+        name = ""
+        if self.table.is_action(a):
+            act = self.table.action(a)
+            name = f" ({act if isinstance(act, str) else act.text()})"
+        raise IllegalMoveError(f"game {i}: id {a}{name} {what}")
+
+    def __repr__(self) -> str:
+        return (f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.encoding} encoding, "
+                f"start={self.start!r}, learner seats {list(self.learner_seats)}>")

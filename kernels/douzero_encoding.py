@@ -1,0 +1,326 @@
+"""DouZero's observation (``douzero.env.env.get_obs``) computed from a classic game state.
+
+Positions are relative to the landlord (``G_LANDLORD``): ``landlord_down`` plays after it,
+``landlord_up`` before it (seats 0, 1, 2 in DouZero's own games).
+The arrays are DouZero's, feature for feature (its paper's tables 4 and 5):
+
+* a *card block* is 54 features: rank ``r`` (3..2) held ``c`` times sets ``4 * r .. 4 * r +
+  c - 1``; the small and big jokers set 52 and 53;
+* the landlord's ``x_no_action`` (319): own hand, the other two hands together, the last
+  move, the cards played by ``landlord_up``, by ``landlord_down``, one-hot cards left of
+  ``landlord_up`` (17) and ``landlord_down`` (17), one-hot bombs played (15);
+* a farmer's (430): own hand, the other hands, the cards the landlord played, the cards the
+  teammate played, the last move, the landlord's last action, the teammate's last action,
+  one-hot cards left of the landlord (20) and of the teammate (17), one-hot bombs (15);
+* ``x_batch`` (n, 373 / 484): ``x_no_action`` then the action's card block, one row per
+  action; ``z`` (5, 162): the last 15 play actions (passes and missing ones all zero), three
+  a row, oldest first; ``z_batch``: ``z`` once per action.
+
+"The last move" is DouZero's: the last action if it was a play, else the one before it
+(which is zero when that was a pass too). Bombs count rank bombs and the rocket.
+
+Everything reads the state array (``G_HANDS``, ``G_PLAYED``, ``G_SEAT_LAST``, the ring
+``G_HISTORY``, ``G_BOMBS`` + ``G_ROCKETS``), so these kernels work from a user's ``@njit``
+code: :func:`observe` lists the acting seat's DouZero actions (one per card multiset) and
+fills every array (:func:`observe_ids` does it from ``Game.legal_action_ids``,
+:func:`step_observe` applies an action id first: one call per step of an environment);
+:func:`encode` fills them for given actions; :func:`card_block` and :func:`no_action_size`
+are the parts::
+
+    from numba import njit
+    from fastdou.kernels import douzero_encoding as DE
+
+    @njit
+    def douzero_features(state, rules):           # state: Game.state, rules: Rules.array
+        actions, x_batch, z_batch, x_no_action, z = DE.observe(state, rules)
+        return x_batch                            # actions[1]: each row's packed cards
+"""
+
+import numpy as np
+
+from fastdou.kernels import engine as E
+from fastdou.kernels.action_ids import OK, legal_ids, push_id
+from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
+                                    INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
+from fastdou.kernels.packing import count, size
+from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_PHASE,
+                                   G_PLAYED, G_PLAYER, G_ROCKETS, G_SEAT_LAST, G_TURNS,
+                                   HISTORY_LEN, PH_DONE)
+
+CARD_FEATURES = 54
+X_LANDLORD = 373          # x_batch columns; x_no_action has CARD_FEATURES fewer
+X_FARMER = 484
+Z_ROWS = 5
+Z_COLS = 162
+Z_MOVES = 15              # actions of history in z (Z_ROWS * 3)
+BOMB_FEATURES = 15
+_ACTIONS_HINT = 256
+
+
+@leaf
+def card_block(packed, out, offset):
+    """Write the 54 features of a packed multiset into ``out[offset:offset + 54]`` (which
+    must be zero: only ones are written)."""
+    p = np.uint64(packed)
+    for r in range(SMALL_JOKER):
+        c = count(p, r)
+        for k in range(min(c, 4)):
+            out[offset + 4 * r + k] = 1
+    if count(p, SMALL_JOKER) > 0:
+        out[offset + 52] = 1
+    if count(p, BIG_JOKER) > 0:
+        out[offset + 53] = 1
+
+
+@leaf
+def _one_hot(out, offset, width, value):
+    """DouZero's one-hot: ``value`` at ``value`` (bombs) or at ``value - 1`` (cards left),
+    numpy's index ``-1`` (the last) for 0 cards left, as its code does."""
+    i = value if value >= 0 else width + value
+    out[offset + i] = 1
+
+
+@kernel
+def is_landlord(state, seat):
+    """Whether ``seat`` is the landlord (DouZero's positions are relative to it)."""
+    return seat == state[G_LANDLORD]
+
+
+@kernel
+def no_action_size(state, seat):
+    """Length of ``x_no_action`` for ``seat`` (319 for the landlord, 430 for a farmer)."""
+    return X_LANDLORD - CARD_FEATURES if is_landlord(state, seat) else X_FARMER - CARD_FEATURES
+
+
+@kernel
+def _last_move(state):
+    """DouZero's last move: the last play action if it was a play, else the one before."""
+    t = state[G_TURNS]
+    if t == 0:
+        return np.uint64(0)
+    last = np.uint64(state[G_HISTORY + 3 * ((t - 1) % HISTORY_LEN)])
+    if last != 0 or t < 2:
+        return last
+    return np.uint64(state[G_HISTORY + 3 * ((t - 2) % HISTORY_LEN)])
+
+
+@kernel
+def _no_action(state, seat, x):
+    """Fill ``x`` (zeroed, ``no_action_size(seat)`` long) with DouZero's features."""
+    hand = np.uint64(state[G_HANDS + seat])
+    others = np.uint64(0)
+    for s in range(3):
+        if s != seat:
+            others += np.uint64(state[G_HANDS + s])
+    card_block(hand, x, 0)
+    card_block(others, x, 54)
+    bombs = min(state[G_BOMBS] + state[G_ROCKETS], BOMB_FEATURES - 1)
+    lord = state[G_LANDLORD]
+    if seat == lord:
+        up = (lord + 2) % 3
+        down = (lord + 1) % 3
+        card_block(_last_move(state), x, 108)
+        card_block(np.uint64(state[G_PLAYED + up]), x, 162)
+        card_block(np.uint64(state[G_PLAYED + down]), x, 216)
+        _one_hot(x, 270, 17, size(np.uint64(state[G_HANDS + up])) - 1)
+        _one_hot(x, 287, 17, size(np.uint64(state[G_HANDS + down])) - 1)
+        _one_hot(x, 304, BOMB_FEATURES, bombs)
+    else:
+        mate = 3 - seat - lord
+        card_block(np.uint64(state[G_PLAYED + lord]), x, 108)
+        card_block(np.uint64(state[G_PLAYED + mate]), x, 162)
+        card_block(_last_move(state), x, 216)
+        card_block(np.uint64(state[G_SEAT_LAST + 2 * lord]), x, 270)
+        card_block(np.uint64(state[G_SEAT_LAST + 2 * mate]), x, 324)
+        _one_hot(x, 378, 20, size(np.uint64(state[G_HANDS + lord])) - 1)
+        _one_hot(x, 398, 17, size(np.uint64(state[G_HANDS + mate])) - 1)
+        _one_hot(x, 415, BOMB_FEATURES, bombs)
+
+
+@kernel
+def _history(state, z):
+    """Fill ``z`` (zeroed, (5, 162)) with the last 15 play actions, oldest first."""
+    _history_at(state, z.reshape(Z_ROWS * Z_COLS), 0)
+
+
+@kernel
+def _history_at(state, flat, offset):
+    """``z`` written flat into ``flat[offset:]`` (zeroed)."""
+    t = state[G_TURNS]
+    for j in range(Z_MOVES):
+        k = t - Z_MOVES + j
+        if k >= 0:
+            card_block(np.uint64(state[G_HISTORY + 3 * (k % HISTORY_LEN)]), flat,
+                       offset + CARD_FEATURES * j)
+
+
+VECTOR_SIZE = X_FARMER - CARD_FEATURES + Z_ROWS * Z_COLS
+
+
+@kernel
+def vector_size(rules):
+    """Entries of one game's DouZero row in ``fastdou.VectorEnv``: ``x_no_action`` (319
+    for the landlord, 430 for a farmer; zeros after the landlord's) then ``z`` flattened
+    (810). ``x_batch`` is that ``x_no_action`` beside each action's card block."""
+    return VECTOR_SIZE
+
+
+@kernel
+def vector_encode(state, rules, seat, out):
+    """Write ``seat``'s DouZero row (``vector_size``) into ``out`` (int8)."""
+    out[:] = 0
+    _no_action(state, seat, out[:no_action_size(state, seat)])
+    _history_at(state, out, X_FARMER - CARD_FEATURES)
+
+
+@kernel
+def encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
+    """DouZero's observation of ``seat`` with one row per packed card multiset in
+    ``actions`` (0 is the pass): fills ``x_no_action`` (int8, ``no_action_size(seat)``),
+    ``z`` (int8, (5, 162)), ``x_batch`` (float32, (n, 373 / 484)) and ``z_batch`` (float32,
+    (n, 5, 162)). The arrays need not be zeroed. ``seat`` is any seat; DouZero encodes only
+    the one to act."""
+    x_no_action[:] = 0
+    z[:] = 0
+    _no_action(state, seat, x_no_action)
+    _history(state, z)
+    n = actions.shape[0]
+    if n == 0:
+        return
+    m = x_no_action.shape[0]
+    for j in range(m):                       # row 0, then copies of it
+        x_batch[0, j] = x_no_action[j]
+    flat = z.reshape(Z_ROWS * Z_COLS)
+    z0 = z_batch[0].reshape(Z_ROWS * Z_COLS)
+    for j in range(Z_ROWS * Z_COLS):
+        z0[j] = flat[j]
+    for i in range(1, n):
+        x_batch[i, :m] = x_batch[0, :m]
+        z_batch[i] = z_batch[0]
+    for i in range(n):
+        x_batch[i, m:] = 0
+        card_block(actions[i], x_batch[i], m)
+
+
+@leaf
+def _better_reading(info, than):
+    """Whether reading ``info`` is preferred to ``than`` for the same cards: the longer
+    chain, then the higher rank (a 4-trio chain rather than a 3-trio plane with a wing
+    trio, as DouZero reads those cards)."""
+    li = (info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK)
+    lt = (than >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK)
+    if li != lt:
+        return li > lt
+    ri = (info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK)
+    rt = (than >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK)
+    return ri > rt
+
+
+@kernel
+def douzero_actions(records, out_cards, out_rows):
+    """The DouZero actions of ``records`` (legal actions, pass first): one per card
+    multiset, in the order of its first record; ``out_rows[k]`` is the row of the reading
+    it plays (see :func:`_better_reading`). Returns how many."""
+    n = records.shape[0]
+    cards = records[:, 0].copy()
+    order = np.argsort(cards, kind="mergesort")      # stable: a group starts at its first
+    pick = np.full(n, -1, np.int64)
+    i = 0
+    while i < n:
+        first = order[i]
+        best = first
+        j = i + 1
+        while j < n and cards[order[j]] == cards[first]:
+            if _better_reading(records[order[j], 1], records[best, 1]):
+                best = order[j]
+            j += 1
+        pick[first] = best
+        i = j
+    m = 0
+    for i in range(n):
+        if pick[i] >= 0:
+            out_cards[m] = cards[i]
+            out_rows[m] = pick[i]
+            m += 1
+    return m
+
+
+@kernel
+def legal_records(state, rules):
+    """The legal actions of the seat to act, as an (n, 2) record array."""
+    out = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
+    n = E.legal_actions(state, rules, out)
+    if n > out.shape[0]:
+        out = np.empty((n, REC_WIDTH), np.uint64)
+        E.legal_actions(state, rules, out)
+    return out[:n]
+
+
+@kernel
+def observe_records(state, records):
+    """The acting seat's DouZero observation given its legal ``records``: ``(actions,
+    x_batch, z_batch, x_no_action, z)``: ``actions`` (int64, (2, m)) holds, for each DouZero
+    action (one per card multiset), the row of the record it plays and its packed cards;
+    then the arrays of :func:`encode`."""
+    seat = state[G_PLAYER]
+    n = records.shape[0]
+    cards = np.empty(n, np.uint64)
+    rows = np.empty(n, np.int64)
+    m = douzero_actions(records, cards, rows)
+    cards = cards[:m]
+    width = X_LANDLORD if is_landlord(state, seat) else X_FARMER
+    x_batch = np.empty((m, width), np.float32)
+    z_batch = np.empty((m, Z_ROWS, Z_COLS), np.float32)
+    x_no_action = np.empty(width - CARD_FEATURES, np.int8)
+    z = np.empty((Z_ROWS, Z_COLS), np.int8)
+    encode(state, seat, cards, x_batch, z_batch, x_no_action, z)
+    actions = np.empty((2, m), np.int64)
+    for k in range(m):
+        actions[0, k] = rows[k]
+        actions[1, k] = np.int64(cards[k])
+    return actions, x_batch, z_batch, x_no_action, z
+
+
+@kernel
+def observe(state, rules):
+    """:func:`observe_records` of the legal actions the engine lists now."""
+    return observe_records(state, legal_records(state, rules))
+
+
+@kernel
+def observe_ids(state, ids, id_records):
+    """:func:`observe_records` of legal action ids (``Game.legal_action_ids``) given the
+    action table's ``id_records``; ``rows`` index ``ids``."""
+    records = np.empty((ids.shape[0], REC_WIDTH), np.uint64)
+    for i in range(ids.shape[0]):
+        records[i, 0] = id_records[ids[i], 0]
+        records[i, 1] = id_records[ids[i], 1]
+    return observe_records(state, records)
+
+
+@kernel
+def step_observe(state, rules, keys, key_ids, selection, id_records, a):
+    """Apply action id ``a`` of the action table (``ActionTable.kernel_args``; -1: apply
+    nothing), then observe the seat to act: ``(status, actions, x_batch, z_batch,
+    x_no_action, z)`` with ``actions[0]`` the id each DouZero action plays; ``status`` is
+    ``action_ids.OK`` or why ``a`` was refused (nothing applied, empty arrays). A finished
+    hand gives empty arrays too."""
+    status = OK
+    if a >= 0:
+        status = push_id(state, rules, id_records, selection, a)
+    if status != OK or state[G_PHASE] == PH_DONE:
+        return (status, np.empty((2, 0), np.int64), np.empty((0, X_FARMER), np.float32),
+                np.empty((0, Z_ROWS, Z_COLS), np.float32), np.empty(0, np.int8),
+                np.empty((Z_ROWS, Z_COLS), np.int8))
+    records = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
+    ids = np.empty(_ACTIONS_HINT, np.int64)
+    n = legal_ids(state, rules, keys, key_ids, selection, records, ids)
+    if n > _ACTIONS_HINT:
+        records = np.empty((n, REC_WIDTH), np.uint64)
+        ids = np.empty(n, np.int64)
+        legal_ids(state, rules, keys, key_ids, selection, records, ids)
+    actions, x_batch, z_batch, x_no_action, z = observe_records(state, records[:n])
+    for k in range(actions.shape[1]):
+        actions[0, k] = ids[actions[0, k]]
+    return status, actions, x_batch, z_batch, x_no_action, z

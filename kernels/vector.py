@@ -1,0 +1,283 @@
+"""The compiled batch of :class:`fastdou.VectorEnv`: many games in one ``(num_envs,
+STATE_SIZE)`` state array, stepped in parallel (``prange``).
+
+Slot ``i``'s ``k``-th game (``k`` counts the games the slot began since the seed was set) is
+deal ``deal_index(i, k) = k * 2**32 + i`` of the seed, dealt as ``Game.new(rules, seed=seed,
+deal=deal_index(i, k))`` deals it; the seats a compiled policy plays draw from
+``policy_stream(seed, deal)``, as :func:`fastdou.simulate` does. A game is therefore a pure
+function of (seed, slot, k) and the learner's actions: never of threads or batch size.
+
+Seats whose code (``codes[seat]``) is ``LEARNER`` wait for the caller's action; the others
+(``RANDOM``, ``GREEDY``, ``USER``: :mod:`fastdou.kernels.policies`) are played inside the
+loop. Two first-class functions reach the kernels: ``user`` (:data:`POLICY_SIGNATURE`) and
+``encode`` (:data:`ENCODE_SIGNATURE`: ``encode(state, rules, seat, out)`` writes one seat's
+observation into the ``int8`` row ``out``), so the kernels compile once and are cached.
+
+Legal ids: each game writes up to ``pool.shape[1]`` ids into its row of ``pool`` and its
+count into ``counts``; :func:`gather_ids` packs them into one flat array at ``offsets``
+(recomputing the rare games with more ids than a pool row holds).
+"""
+
+import numpy as np
+from numba import prange, types
+
+from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
+                                        check_id, legal_ids)
+from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
+from fastdou.kernels.jit import kernel, leaf, parallel_kernel
+from fastdou.kernels.layout import REC_WIDTH
+from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, policy_stream
+from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
+from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
+
+LEARNER = -1          # a seat whose actions come from the caller
+SLOT_BITS = 32        # deal_index(i, k) = k << SLOT_BITS | i
+MAX_SLOTS = 1 << SLOT_BITS
+BLOCK = 32            # games per parallel work item (one scratch buffer each)
+
+# What check_batch reports per game (0: fine); the codes of push_id, plus:
+NOT_LEGAL = 16        # a well-formed id that is not among the legal ids now
+# What the step reports per game (0: fine):
+ERROR_POLICY = 1      # a compiled policy returned an index outside 0..n-1
+
+_I64 = types.int64
+_RO = dict(readonly=True)
+_RULES = types.Array(_I64, 1, "C", readonly=True)
+ENCODE_SIGNATURE = types.none(types.Array(_I64, 1, "C"), types.Array(_I64, 1, "C"), _I64,
+                              types.Array(types.int8, 1, "C"))
+ENCODE_TYPE = types.FunctionType(ENCODE_SIGNATURE)
+
+
+@kernel
+def deal_index(slot, game):
+    """The deal index of slot ``slot``'s ``game``-th game."""
+    return (np.int64(game) << SLOT_BITS) | np.int64(slot)
+
+
+@kernel
+def _begin(state, rules, seed, slot, game, start_play):
+    """Deal slot ``slot``'s ``game``-th game into ``state``; returns its policies' stream."""
+    deal = deal_index(slot, game)
+    start(state, rules, seed, deal)
+    if start_play:
+        skip_to_play(state, rules, 0)
+    return policy_stream(seed, deal)
+
+
+@kernel
+def _opponents(state, rules, codes, rng, buf, user):
+    """Play the policy seats until a learner seat is to act or the hand is over; returns
+    (error code, rng, the action buffer, grown if a position needed more room)."""
+    while state[G_PHASE] != PH_DONE:
+        code = codes[state[G_PLAYER]]
+        if code == LEARNER:
+            break
+        n = legal_actions(state, rules, buf)
+        if n > buf.shape[0]:
+            buf = np.empty((2 * n, REC_WIDTH), np.uint64)
+            n = legal_actions(state, rules, buf)
+        if code == RANDOM:
+            i, rng = random_policy(state, buf, n, rng)
+        elif code == GREEDY:
+            i, rng = greedy_policy(state, buf, n, rng)
+        else:
+            i, rng = user(state, buf[:n], n, rng)
+        if i < 0 or i >= n:
+            return ERROR_POLICY, rng, buf
+        apply(state, rules, buf[i])
+    return 0, rng, buf
+
+
+@kernel
+def _scratch(states, obs, pool, rules, codes):
+    """One work item's buffers: a state, an observation row, legal ids, action records, and
+    its own copies of the rules and seat codes."""
+    return (np.empty(states.shape[1], np.int64), np.empty(obs.shape[1], np.int8),
+            np.empty(pool.shape[1], np.int64),
+            np.empty((max(ACTIONS_CAPACITY, pool.shape[1]), REC_WIDTH), np.uint64),
+            rules.copy(), codes.copy())
+
+
+@leaf
+def _put_row(dst, i, src):
+    """``dst[i, :] = src`` element by element (no view of the shared array is made, so
+    threads never touch its reference count)."""
+    for j in range(src.shape[0]):
+        dst[i, j] = src[j]
+
+
+@leaf
+def _get_row(src, i, dst):
+    for j in range(dst.shape[0]):
+        dst[j] = src[i, j]
+
+
+@kernel
+def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, games,
+            rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
+            pool, counts, errors, buf, row, ids, user, encode, acting):
+    """After slot ``i``'s learner acted as seat ``acting`` (-1: a fresh deal) in ``state``
+    (the slot's game, copied out): play the policy seats; a hand that ends is recorded
+    (once) and the slot's next game dealt; then the observation and legal ids of the
+    learner seat to act. Returns the action buffer (grown if a position needed more)."""
+    rng = rngs[i]
+    if acting >= 0:
+        terminated[i] = False
+        rewards[i] = 0.0
+    while True:
+        err, rng, buf = _opponents(state, rules, codes, rng, buf, user)
+        if err != 0:
+            errors[i] = err
+            rngs[i] = rng
+            counts[i] = 0
+            return buf
+        if state[G_PHASE] != PH_DONE:
+            break
+        if acting >= 0 and not terminated[i]:
+            terminated[i] = True
+            encode(state, rules, acting, row)
+            _put_row(final_obs, i, row)
+            for s in range(final_scores.shape[1]):
+                final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
+            rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
+            final_deals[i] = deal_index(i, games[i])
+        games[i] += 1
+        rng = _begin(state, rules, seed, i, games[i], start_play)
+    rngs[i] = rng
+    seat = state[G_PLAYER]
+    seats[i] = seat
+    encode(state, rules, seat, row)
+    _put_row(obs, i, row)
+    n = legal_ids(state, rules, keys, key_ids, selection, buf, ids)
+    for j in range(min(n, ids.shape[0])):
+        pool[i, j] = ids[j]
+    counts[i] = n
+    return buf
+
+
+@parallel_kernel
+def reset_batch(states, rules, keys, key_ids, selection, seed, start_play, codes, games,
+                rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
+                pool, counts, errors, user, encode):
+    """Deal every slot's game ``games[i]`` and play it up to a learner seat's turn."""
+    n = states.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        state, row, ids, buf, rules_, codes_ = _scratch(states, obs, pool, rules, codes)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            errors[i] = 0
+            rngs[i] = _begin(state, rules_, seed, i, games[i], start_play)
+            buf = _settle(i, state, rules_, keys, key_ids, selection, seed, start_play,
+                          codes_, games, rngs, seats, obs, final_obs, rewards, terminated,
+                          final_scores, final_deals, pool, counts, errors, buf, row, ids,
+                          user, encode, -1)
+            _put_row(states, i, state)
+
+
+@parallel_kernel
+def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_play, codes,
+               actions, games, rngs, seats, obs, final_obs, rewards, terminated,
+               final_scores, final_deals, pool, counts, errors, user, encode):
+    """Apply ``actions[i]`` (checked before, by :func:`check_batch`) in every game, then
+    :func:`_settle` it (policy seats, autoreset, observation, legal ids). Each work item
+    copies its games' states in and out, so threads share no reference counts."""
+    n = states.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        state, row, ids, buf, rules_, codes_ = _scratch(states, obs, pool, rules, codes)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            errors[i] = 0
+            _get_row(states, i, state)
+            acting = seats[i]
+            buf[0, 0] = id_records[actions[i], 0]
+            buf[0, 1] = id_records[actions[i], 1]
+            apply(state, rules_, buf[0])
+            buf = _settle(i, state, rules_, keys, key_ids, selection, seed, start_play,
+                          codes_, games, rngs, seats, obs, final_obs, rewards, terminated,
+                          final_scores, final_deals, pool, counts, errors, buf, row, ids,
+                          user, encode, acting)
+            _put_row(states, i, state)
+
+
+@parallel_kernel
+def check_batch(states, rules, id_records, selection, actions, flat, offsets, legal_only,
+                status):
+    """``status[i]``: 0 if ``actions[i]`` may be applied to game ``i``: with ``legal_only``,
+    when it is among the game's legal ids ``flat[offsets[i]:offsets[i + 1]]``
+    (``NOT_LEGAL`` or ``BAD_ID`` otherwise), else when ``push_id`` would take it."""
+    for i in prange(states.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= id_records.shape[0] or id_records[a, 1] == RESERVED:
+            status[i] = BAD_ID
+            continue
+        if legal_only:
+            s = NOT_LEGAL
+            for j in range(offsets[i], offsets[i + 1]):
+                if flat[j] == a:
+                    s = OK
+                    break
+            status[i] = s
+        else:
+            status[i] = check_id(states[i], rules, id_records, selection, a)
+
+
+@parallel_kernel
+def gather_ids(states, rules, keys, key_ids, selection, pool, counts, offsets, flat):
+    """Pack the games' legal ids into ``flat`` at ``offsets``: from ``pool`` rows, or
+    computed again for a game with more ids than a row holds."""
+    n = states.shape[0]
+    cap = pool.shape[1]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            at = offsets[i]
+            c = counts[i]
+            if c <= cap:
+                for j in range(c):
+                    flat[at + j] = pool[i, j]
+            else:
+                records = np.empty((c, REC_WIDTH), np.uint64)
+                legal_ids(states[i], rules, keys, key_ids, selection, records,
+                          flat[at:at + c])
+
+
+@kernel
+def masks(flat, offsets, out):
+    """The dense legal mask ``out[i, id]`` of every game (``out`` zeroed here)."""
+    out[:, :] = False
+    for i in range(offsets.shape[0] - 1):
+        for j in range(offsets[i], offsets[i + 1]):
+            out[i, flat[j]] = True
+
+
+# ----------------------------------------------------------------------- signatures
+def _a(dtype, ndim, readonly=False):
+    return types.Array(dtype, ndim, "C", readonly=readonly)
+
+
+_STATES = _a(_I64, 2)
+_TABLE = (_a(types.uint64, 2, True), _a(_I64, 1, True))            # keys, key_ids
+_ID_RECORDS = _a(types.uint64, 2, True)
+_SELECTION = _a(_I64, 1, True)
+_AFTER = (_a(_I64, 1), _a(types.uint64, 1), _a(_I64, 1),            # games, rngs, seats
+          _a(types.int8, 2), _a(types.int8, 2), _a(types.float64, 1),  # obs, final, rewards
+          _a(types.boolean, 1), _a(types.float64, 2), _a(_I64, 1),  # terminated, scores, deals
+          _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1),             # pool, counts, errors
+          POLICY_TYPE, ENCODE_TYPE)
+SIGNATURES = {
+    "reset_batch": (_STATES, _RULES, *_TABLE, _SELECTION, _I64, _I64, _a(_I64, 1), *_AFTER),
+    "step_batch": (_STATES, _RULES, *_TABLE, _ID_RECORDS, _SELECTION, _I64, _I64,
+                   _a(_I64, 1), _a(_I64, 1), *_AFTER),
+}
+
+
+def compiled(name):
+    """``reset_batch`` or ``step_batch`` compiled (or loaded from the disk cache) for its one
+    signature, ``user`` and ``encode`` first-class functions."""
+    fn = globals()[name]
+    if not fn.signatures:
+        fn.compile(SIGNATURES[name])
+        fn.disable_compile()
+    return fn
+
+
+__all__ = ["LEARNER", "deal_index", "reset_batch", "step_batch", "check_batch",
+           "gather_ids", "masks", "compiled", "ENCODE_SIGNATURE", "ENCODE_TYPE", "NOT_LEGAL",
+           "ERROR_POLICY", "MAX_SLOTS", "WRONG_PHASE", "NOT_HELD"]
