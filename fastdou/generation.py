@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import short
-from fastdou.errors import IllegalMoveError, InvalidCardsError
+from fastdou.errors import ArgumentError, IllegalMoveError, InvalidCardsError
+from fastdou.kernels.batch import fill_batch, generate_batch_into
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move, MoveList, classify
 from fastdou.rules import as_rules
@@ -96,13 +98,31 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
     return out
 
 
-def generate_batch(hands, lasts=None, rules="classic"):
+def generate_batch(hands, lasts=None, rules="classic", out=None):
     """Moves of many hands at once, in parallel.
 
     ``hands``: integer array ``(n, 15)``; ``lasts``: None (every hand leads), a sequence of
     moves / texts / None, or ``uint64[n, 2]`` records (zero rows lead). Returns
     ``(moves, offsets)``: hand i's move records are ``moves[offsets[i]:offsets[i + 1]]``.
+
+    ``out``: a ``uint64`` array of shape ``(capacity, 2)`` to write into, kept and passed
+    again by the caller (no allocation, no fresh pages); ``moves`` is then ``out[:total]``.
+    When it is too small, a new array of the exact size is allocated and returned instead.
     """
     rules = as_rules(rules)
     packed = _hands_array(hands, rules)
-    return K.generate_batch(packed, _lasts_array(lasts, packed.shape[0], rules), rules.array)
+    lasts = _lasts_array(lasts, packed.shape[0], rules)
+    if out is None:
+        return K.generate_batch(packed, lasts, rules.array)
+    if not (isinstance(out, np.ndarray) and out.dtype == np.uint64 and out.ndim == 2
+            and out.shape[1] == REC_WIDTH and out.flags.c_contiguous and out.flags.writeable):
+        what = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else short(out)
+        raise ArgumentError(f"out must be a writeable C-contiguous uint64 array of shape "
+                            f"(capacity, 2), not {what}")
+    offsets = np.empty(packed.shape[0] + 1, np.int64)
+    total = generate_batch_into(packed, lasts, rules.array, out, offsets,
+                                numba.get_num_threads())
+    if total > out.shape[0]:
+        out = fill_batch(packed, lasts, rules.array, offsets, np.empty((total, REC_WIDTH),
+                                                                        np.uint64))
+    return out[:total], offsets

@@ -7,6 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
+from fastdou.kernels.counting import count_moves
 from fastdou.kernels.generate import ANY, bomb_power, emit, query
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
@@ -79,30 +80,35 @@ def responses(hand, last, rules, out):
     A ``last`` of kind PASS means the hand leads. Returns the count; writes the first
     ``len(out)``.
     """
+    return emit(hand, rules, response_query(last, rules), out)
+
+
+@kernel
+def response_query(last, rules):
+    """The ``emit`` filters of the moves beating record ``last`` (every move: a PASS)."""
     info = last[REC_INFO]
     kind = kind_of(info)
     if kind == PASS:
-        q = query(ANY, 0, 0, -1, -1, -1)
-    elif kind == BOMB or kind == ROCKET:
-        q = query(0, 0, 0, 99, 99, bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
-    else:
-        rank = rank_of(info)
-        length = length_of(info)
-        rank2 = _trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
-        q = query(kind, length, 0, rank, rank2, -1)
-    return emit(hand, rules, q, out)
+        return query(ANY, 0, 0, -1, -1, -1)
+    if kind == BOMB or kind == ROCKET:
+        return query(0, 0, 0, 99, 99, bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
+    rank = rank_of(info)
+    length = length_of(info)
+    rank2 = _trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
+    return query(kind, length, 0, rank, rank2, -1)
 
 
 @kernel
 def count_leading(hand, rules):
-    """Number of moves ``hand`` may lead, without building them."""
-    return leading_moves(hand, rules, np.empty((0, REC_WIDTH), np.uint64))
+    """Number of moves ``hand`` may lead, without building them (closed forms, see
+    ``counting``)."""
+    return count_moves(hand, rules, query(ANY, 0, 0, -1, -1, -1))
 
 
 @kernel
 def count_responses(hand, last, rules):
     """Number of moves of ``hand`` that beat ``last``, without building them."""
-    return responses(hand, last, rules, np.empty((0, REC_WIDTH), np.uint64))
+    return count_moves(hand, rules, response_query(last, rules))
 
 
 @kernel

@@ -1,0 +1,361 @@
+"""Counting moves without building them: a closed form per kind, the filters of ``emit``.
+
+:func:`count_moves` returns exactly what ``generate.emit`` returns for the same hand, rules
+and query, but never enumerates a kicker or a wing: a kind's count comes from the rank
+masks (popcounts and binomials), a chain's from shifted masks (the ranks that start a
+run of each length), a plane's solo wings from a small generating-function product (the
+kicker rules as its coefficients). Only bombs and spaceships walk their (few) candidates.
+"""
+
+from math import comb
+
+import numpy as np
+from llvmlite import ir
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from fastdou.kernels.bits import lowest_bit, span
+from fastdou.kernels.generate import (
+    ANY, JOKERS, NO_BOMBS, NON_JOKERS, RANKS, TOP_POWER, _ge, _size_ok, _trio_forbidden,
+)
+from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.layout import (
+    BIG_JOKER, BOMB_ORDER_RANK, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO,
+    JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
+    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
+    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
+    R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
+    R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO,
+    TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+)
+from fastdou.kernels.packing import count
+
+MAX_WINGS = 27   # the most solo wings a plane can carry (108 cards / 4)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an integer (LLVM ``ctpop``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _stack_poly(typingctx):
+    """A pointer to MAX_WINGS + 1 int64 on the calling kernel's stack, valid while it runs:
+    scratch that needs no allocation (and so no reference counting)."""
+    def codegen(context, builder, signature, args):
+        block = cgutils.alloca_once(builder, ir.ArrayType(ir.IntType(64), MAX_WINGS + 1))
+        return builder.bitcast(block, ir.IntType(64).as_pointer())
+
+    return types.CPointer(types.int64)(), codegen
+
+
+_BINOMIALS = np.array([[comb(n, k) for k in range(MAX_WINGS + 1)] for n in range(16)],
+                      np.int64)
+
+
+@kernel
+def binomial(n, k):
+    """n choose k for 0 <= n <= 15 (a rank mask's popcount); 0 when k < 0 or k > n.
+    A table: integer division costs more than the rest of a count."""
+    if k < 0 or k > n:
+        return 0
+    return _BINOMIALS[n, k]
+
+
+@kernel
+def _top_len(run, per, max_move):
+    """The longest chain of ``per`` cards a rank within a run of ``run`` ranks."""
+    return run if per * run <= max_move else max_move // per
+
+
+@kernel
+def _lengths(run, s, per, min_len, want_len, want_size, above, max_move):
+    """Chain lengths from start ``s`` along a run of ``run`` ranks that pass the filters:
+    (lowest, highest); the top rank s + len - 1 must exceed ``above``."""
+    lo = max(min_len, above - s + 2, 1)
+    hi = _top_len(run, per, max_move)
+    if want_len != 0:
+        lo = max(lo, want_len)
+        hi = min(hi, want_len)
+    if want_size != 0:
+        if want_size % per:
+            return 1, 0
+        lo = max(lo, want_size // per)
+        hi = min(hi, want_size // per)
+    return lo, hi
+
+
+@kernel
+def _run(chain, s):
+    """Number of consecutive ranks of ``chain`` from ``s`` up."""
+    return lowest_bit(~(chain >> s))
+
+
+@kernel
+def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
+    """Chains with no attachments. ``starts`` holds the ranks that start a run of
+    ``length`` ranks of ``chain``: its bits whose top s + length - 1 is above ``above``
+    are the chains of that length. It starts at the shortest length wanted, in a number of
+    steps set by the rules alone (so branches predict well)."""
+    lo = min_len
+    hi = N_RANKS
+    if want_len != 0:
+        lo = max(lo, want_len)
+        hi = want_len
+    if want_size != 0:
+        if want_size % per:
+            return 0
+        lo = max(lo, want_size // per)
+        hi = min(hi, want_size // per)
+    starts = chain
+    for j in range(1, lo):
+        starts &= chain >> j
+    n = 0
+    length = lo
+    while starts and length <= hi and per * length <= max_move:
+        cut = min(max(above - length + 2, 0), N_RANKS)   # the lowest start above
+        n += popcount((starts >> cut) << cut)
+        starts &= chain >> length
+        length += 1
+    return n
+
+
+@leaf
+def _wing_cap(h, rules, r, s, t, k, bomb_wings):
+    """(most wing cards of rank r, whether exactly 3 is barred) for the chain s..t carrying
+    k solo wings, as ``generate._plane_solo`` sets them."""
+    cap = min(count(h, r), k)
+    if not bomb_wings:
+        cap = min(cap, 3)
+    if cap >= 3 and _trio_forbidden(r, s, t, rules):
+        if bomb_wings:
+            return cap, True
+        return 2, False
+    return cap, False
+
+
+@leaf
+def _solo_wings(h, rules, s, t, k, m1, m2, poly):
+    """Number of ways to pick the ``k`` solo wings of the trio chain s..t (``_plane_solo``'s
+    caps and bans): the coefficient of x^k in the product, over the ranks outside the
+    chain, of the allowed counts' polynomials."""
+    bomb_wings = rules[R_BOMB_WINGS] != 0
+    cand = m1 & ~span(s, t)
+    jokers = cand & JOKERS
+    if rules[R_ROCKET_KICKERS] == 0 and jokers == JOKERS:
+        cand ^= JOKERS     # (1 + ... small) + (1 + ... big) - 1: never both
+    else:
+        jokers = 0
+    ones = popcount(cand & ~m2)    # ranks held once: (1 + x) each
+    for j in range(k + 1):
+        poly[j] = binomial(ones, j)
+    m = cand & m2
+    while m:
+        r = lowest_bit(m)
+        m &= m - 1
+        cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
+        for j in range(k, 0, -1):     # poly *= 1 + x + ... + x^cap (less x^3 if bad)
+            acc = 0
+            for i in range(1, min(cap, j) + 1):
+                if not (bad and i == 3):
+                    acc += poly[j - i]
+            poly[j] += acc
+    if jokers == 0:
+        return poly[k]
+    n = 0
+    for r in (SMALL_JOKER, BIG_JOKER):
+        cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
+        for i in range(1, cap + 1):
+            if not (bad and i == 3):
+                n += poly[k - i]
+    return n + poly[k]
+
+
+@leaf
+def _plane_solos(h, rules, trios, min_len, want_len, want_size, above, m1, m2, poly):
+    """Trio chains with solo wings, one chain at a time (``poly``: scratch of MAX_WINGS + 1)."""
+    chain = trios & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    n = 0
+    starts = chain
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        lo, hi = _lengths(_run(chain, s), s, 4, min_len, want_len, want_size, above,
+                          rules[R_MAX_MOVE])
+        for length in range(lo, hi + 1):
+            n += _solo_wings(h, rules, s, s + length - 1, length, m1, m2, poly)
+    return n
+
+
+@leaf
+def _winged_chains(rules, per, wide, wings, min_len, want_len, want_size, above):
+    """Chains of the ranks in ``wide`` carrying one group per chain rank from the distinct
+    ranks of ``wings`` outside the chain: planes with pairs, carriers."""
+    chain = wide & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    n = 0
+    starts = chain
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        lo, hi = _lengths(_run(chain, s), s, per, min_len, want_len, want_size, above,
+                          rules[R_MAX_MOVE])
+        for length in range(lo, hi + 1):
+            n += binomial(popcount(wings & ~span(s, s + length - 1)), length)
+    return n
+
+
+@leaf
+def _spaceships(rules, fours, trios, min_len, want_len, want_size, above, above2):
+    """Quad chain plus a trio chain of the same length elsewhere (``_spaceship``)."""
+    chain = fours & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    lo_rank = rules[R_CHAIN_LOW]
+    hi_rank = rules[R_CHAIN_HIGH]
+    n = 0
+    starts = chain
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        # top >= above here (not >): the trio chain breaks a tie of the quad chains.
+        lo, hi = _lengths(_run(chain, s), s, 7, min_len, want_len, want_size, above - 1,
+                          rules[R_MAX_MOVE])
+        for length in range(lo, hi + 1):
+            t = s + length - 1
+            for s2 in range(lo_rank, hi_rank - length + 2):
+                t2 = s2 + length - 1
+                if (s2 <= t and t2 >= s) or (t == above and t2 <= above2):
+                    continue
+                need = span(s2, t2)
+                if trios & need == need:
+                    n += 1
+    return n
+
+
+@leaf
+def _bomb_count(h, rules, want_size, above_power):
+    """Bombs of a power above ``above_power`` (``generate._bombs``)."""
+    max_move = rules[R_MAX_MOVE]
+    bmin = rules[R_BOMB_MIN]
+    n = 0
+    bmax = rules[R_BOMB_MAX]
+    if bmin > 0 and above_power < 0 and want_size == 0 and bmax <= max_move:
+        for s in range(bmin, bmax + 1):      # every (rank, size) with size <= count
+            n += popcount(_ge(h, s) & NON_JOKERS)
+    elif bmin > 0:
+        order_rank = rules[R_BOMB_ORDER] == BOMB_ORDER_RANK
+        m = _ge(h, bmin) & NON_JOKERS
+        while m:
+            r = lowest_bit(m)
+            m &= m - 1
+            for s in range(bmin, min(count(h, r), rules[R_BOMB_MAX]) + 1):
+                power = r if order_rank else 16 * s + r
+                if power > above_power and _size_ok(s, want_size, max_move):
+                    n += 1
+    jb = rules[R_JOKER_BOMBS]
+    small = count(h, SMALL_JOKER)
+    big = count(h, BIG_JOKER)
+    if jb == JOKER_BOMBS_LONE:
+        for r in range(SMALL_JOKER, BIG_JOKER + 1):
+            if count(h, r) >= 1 and TOP_POWER - BIG_JOKER + r > above_power \
+                    and _size_ok(1, want_size, max_move):
+                n += 1
+    elif jb == JOKER_BOMBS_ALL:
+        d = rules[R_DECKS]
+        if small >= d and big >= d and TOP_POWER > above_power \
+                and _size_ok(2 * d, want_size, max_move):
+            n += 1
+    elif jb == JOKER_BOMBS_ANY:
+        all_jokers = 2 * rules[R_DECKS]
+        for b in range(small + 1):
+            for g in range(big + 1):
+                j = b + g
+                if j < 2 or not _size_ok(j, want_size, max_move):
+                    continue
+                power = TOP_POWER if j == all_jokers else 32 * j + 15
+                if power > above_power:
+                    n += 1
+    return n
+
+
+@kernel
+def count_moves(h, rules, q):
+    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
+    want_kind, want_len, want_size, above, above2, above_power = q
+    h = np.uint64(h)
+    kinds = rules[R_KINDS]
+    if want_kind != ANY:
+        kinds &= 1 << want_kind
+    max_move = rules[R_MAX_MOVE]
+    up = RANKS & ~span(0, min(above, BIG_JOKER))
+    m1 = _ge(h, 1)
+    m2 = _ge(h, 2)
+    trios = _ge(h, 3) & NON_JOKERS
+    fours = _ge(h, 4) & NON_JOKERS
+    pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
+    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
+    n1, n2, n3, n4 = popcount(m1), popcount(m2), popcount(trios), popcount(pairs)
+    n = 0
+    for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
+                               (QUAD, 4, fours)):
+        if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):
+            n += popcount(mask & up)
+    # Trio + a kicker: any other rank (a solo), any other pair.
+    t_up = popcount(trios & up)
+    if kinds & (1 << TRIO_SOLO) and _size_ok(4, want_size, max_move):
+        n += t_up * (n1 - 1)
+    if kinds & (1 << TRIO_PAIR) and _size_ok(5, want_size, max_move):
+        n += t_up * (n4 - 1)
+    # Four + kickers, per four of a rank (the four's rank is in every mask above).
+    f_up = popcount(fours & up)
+    if f_up:
+        if kinds & (1 << FOUR_TWO_SOLO) and _size_ok(6, want_size, max_move):
+            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and m1 & JOKERS == JOKERS else 0
+            n += f_up * ((n2 - 1) + binomial(n1 - 1, 2) - rocket)
+        if kinds & (1 << FOUR_TWO_PAIR) and _size_ok(8, want_size, max_move):
+            n += f_up * binomial(n4 - 1, 2)
+        if kinds & (1 << QUAD_TRIO) and _size_ok(7, want_size, max_move):
+            n += f_up * (n3 - 1)
+        if kinds & (1 << DRESS) and _size_ok(9, want_size, max_move):
+            n += f_up * (n3 - 1) * (n4 - 2)
+    lo, hi = rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]
+    chain_ranks = span(lo, hi)
+    if kinds & (1 << SOLO_CHAIN):
+        n += _chain_count(m1 & chain_ranks, 1, rules[R_SOLO_CHAIN_MIN], want_len, want_size,
+                          above, max_move)
+    if kinds & (1 << PAIR_CHAIN):
+        n += _chain_count(m2 & chain_ranks, 2, rules[R_PAIR_CHAIN_MIN], want_len, want_size,
+                          above, max_move)
+    trio_min = rules[R_TRIO_CHAIN_MIN]
+    quad_min = rules[R_QUAD_CHAIN_MIN]
+    if kinds & (1 << TRIO_CHAIN):
+        n += _chain_count(trios & chain_ranks, 3, trio_min, want_len, want_size, above,
+                          max_move)
+    if kinds & (1 << QUAD_CHAIN):
+        n += _chain_count(fours & chain_ranks, 4, quad_min, want_len, want_size, above,
+                          max_move)
+    # Chains with wings: two adjacent trios (quads) on chain ranks at least (min_len >= 2).
+    t_chain = trios & chain_ranks
+    if t_chain & (t_chain >> 1):
+        if kinds & (1 << PLANE_SOLO):
+            poly = carray(_stack_poly(), MAX_WINGS + 1)
+            n += _plane_solos(h, rules, trios, trio_min, want_len, want_size, above, m1, m2,
+                              poly)
+        if kinds & (1 << PLANE_PAIR):
+            n += _winged_chains(rules, 5, trios, pairs, trio_min, want_len, want_size, above)
+    f_chain = fours & chain_ranks
+    if f_chain & (f_chain >> 1):
+        if kinds & (1 << CARRIER):
+            n += _winged_chains(rules, 7, fours, trios, quad_min, want_len, want_size, above)
+        if kinds & (1 << SPACESHIP):
+            n += _spaceships(rules, fours, trios, quad_min, want_len, want_size, above,
+                             above2)
+    if above_power < NO_BOMBS:
+        n += _bomb_count(h, rules, want_size, above_power)
+    return n
