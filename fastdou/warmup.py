@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from fastdou.actions import action_table
 from fastdou.game import Game
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
@@ -22,6 +23,16 @@ def warmup() -> None:
     game.play(game.legal_actions()[-1])
     game.push(game.legal_actions()[0])
     game.pop()
+    ids = game.legal_action_ids()                      # the RL paths: ids, views, encoding
+    game.play_id(ids[-1])
+    game.push_id(game.legal_action_ids()[0])
+    game.pop()
+    game.observation(0)
+    game.encode(0)
+    game.action_mask()
+    table = action_table("classic")
+    table.records(table.ids(table.records(np.array([0, table.pass_id]))))
+    Game.new(start="play")
     pos = Position(["3455KK", "345522"])
     solve(pos)
     solve(pos, threads=2)
