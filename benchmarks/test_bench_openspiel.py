@@ -5,15 +5,17 @@ chance outcomes sampled), random play of classic hands, measured side by side in
 The issue's target is fastdou >= 3x OpenSpiel's games/s. It is not met (measured 0.5x to
 0.8x on a shared 2-core machine: a fastdou step, ``legal_action_ids`` + ``push_id``, about
 4 to 6 us, costs more than OpenSpiel's pybind11 calls into C++, even with OpenSpiel's 52
-chance steps a game), so the ratio is reported, not gated; the gate is the exact number of actions the fastdou corpus
-plays (a change there is a change of the game, not of its speed).
+chance steps a game), so the ratio is reported, not gated; the gate is the exact number of
+actions the fastdou corpus plays (a change there is a change of the game, not of its speed).
 """
 
 import random
+import types
 
 import pytest
 
 import fastdou
+from compare import openspiel_python_games
 from conftest import best_time
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -21,22 +23,6 @@ pyspiel = pytest.importorskip("pyspiel")
 # Player actions of the fastdou corpus (deals 0..n-1 of seed 1, random.Random(1) choices),
 # quick and full.
 GOLDEN_ACTIONS = {200: 12_542, 2_000: 126_326}
-
-
-def openspiel_games(game, n, rnd):
-    """``n`` random games of OpenSpiel's dou_dizhu; returns the player actions taken."""
-    actions = 0
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()        # the deal: uniform over cards
-                state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rnd.randrange(len(legal))])
-                actions += 1
-    return actions
 
 
 def fastdou_games(rules, n, rnd):
@@ -54,14 +40,14 @@ def fastdou_games(rules, n, rnd):
 def test_python_agent_vs_openspiel(benchmark, quick):
     n = 200 if quick else 2_000
     rules = fastdou.rules("classic")
-    os_game = pyspiel.load_game("dou_dizhu")
+    tools = types.SimpleNamespace(os_game=pyspiel.load_game("dou_dizhu"))
     fastdou_games(rules, 20, random.Random(0))              # compile and fill caches
-    openspiel_games(os_game, 20, random.Random(0))
+    openspiel_python_games(tools, 20, 0)
     actions = benchmark.pedantic(lambda: fastdou_games(rules, n, random.Random(1)),
                                  rounds=3, warmup_rounds=0)
     assert actions == GOLDEN_ACTIONS[n]
     os_time, os_actions = best_time(
-        lambda: openspiel_games(os_game, n, random.Random(1)), repeat=3)
+        lambda: openspiel_python_games(tools, n, 1), repeat=3)
     ours, theirs = n / benchmark.stats.stats.min, n / os_time
     benchmark.extra_info.update({
         "fastdou_games_per_s": ours, "openspiel_games_per_s": theirs, "ratio": ours / theirs,
