@@ -17,15 +17,15 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    ANY, JOKERS, NO_BOMBS, NON_JOKERS, RANKS, TOP_POWER, _ge, _size_ok, _trio_forbidden,
+    JOKERS, NO_BOMBS, NON_JOKERS, TOP_POWER, _ge, _size_ok, _trio_forbidden, hand_masks,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, BOMB_ORDER_RANK, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO,
     JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
     PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
-    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
-    R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
+    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
+    R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
     R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO,
     TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
@@ -289,17 +289,7 @@ def count_moves(h, rules, q):
     """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
     want_kind, want_len, want_size, above, above2, above_power = q
     h = np.uint64(h)
-    kinds = rules[R_KINDS]
-    if want_kind != ANY:
-        kinds &= 1 << want_kind
-    max_move = rules[R_MAX_MOVE]
-    up = RANKS & ~span(0, min(above, BIG_JOKER))
-    m1 = _ge(h, 1)
-    m2 = _ge(h, 2)
-    trios = _ge(h, 3) & NON_JOKERS
-    fours = _ge(h, 4) & NON_JOKERS
-    pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
-    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
+    kinds, max_move, up, m1, m2, trios, fours, pairs, solos = hand_masks(h, rules, q)
     n1, n2, n3, n4 = popcount(m1), popcount(m2), popcount(trios), popcount(pairs)
     n = 0
     for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),

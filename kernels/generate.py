@@ -380,24 +380,31 @@ def query(want_kind, want_len, want_size, above, above2, above_power):
 
 
 @kernel
+def hand_masks(h, rules, q):
+    """What ``emit`` and its counting twin read of packed hand ``h`` under filters ``q``: the
+    kinds wanted, the largest move, the ranks above ``q``'s rank, and the rank masks held
+    at least once, twice, three and four times (no jokers), as pairs and as solos."""
+    want_kind, _, _, above, _, _ = q
+    kinds = rules[R_KINDS]
+    if want_kind != ANY:
+        kinds &= 1 << want_kind
+    up = RANKS & ~span(0, min(above, BIG_JOKER))
+    m1 = _ge(h, 1)
+    m2 = _ge(h, 2)
+    pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
+    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
+    return (kinds, rules[R_MAX_MOVE], up, m1, m2, _ge(h, 3) & NON_JOKERS,
+            _ge(h, 4) & NON_JOKERS, pairs, solos)
+
+
+@kernel
 def emit(h, rules, q, out):
     """The core generator: every move of packed hand ``h`` passing the filters ``q`` (see
     :func:`query`). Returns the number of moves; writes the first ``out.shape[0]``."""
     want_kind, want_len, want_size, above, above2, above_power = q
     h = np.uint64(h)
     n = 0
-    kinds = rules[R_KINDS]
-    if want_kind != ANY:
-        kinds &= 1 << want_kind
-    max_move = rules[R_MAX_MOVE]
-    up = RANKS & ~span(0, min(above, BIG_JOKER))
-    m1 = _ge(h, 1)
-    m2 = _ge(h, 2)
-    trios = _ge(h, 3) & NON_JOKERS
-    fours = _ge(h, 4) & NON_JOKERS
-    pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
-
-    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
+    kinds, max_move, up, m1, m2, trios, fours, pairs, solos = hand_masks(h, rules, q)
     for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
                                (QUAD, 4, fours)):
         if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):
