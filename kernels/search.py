@@ -21,7 +21,7 @@ beat and who made it), not on the way it was reached.
 import numpy as np
 
 from fastdou.kernels.deal import mix64
-from fastdou.kernels.jit import kernel
+from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import REC_CARDS, REC_INFO, REC_WIDTH
 from fastdou.kernels.moves import actions_of_play, beats, count_responses, readings
 from fastdou.kernels.packing import size
@@ -54,19 +54,19 @@ _LAST_KEY = np.uint64(0xC2B2AE3D27D4EB4F)
 _TURN_KEY = np.uint64(0x165667B19E3779F9)
 
 
-@kernel
+@leaf
 def _hand_term(seat, hand):
     return mix64(np.uint64(hand) + np.uint64(seat + 1) * _SEAT_KEY)
 
 
-@kernel
+@leaf
 def _turn_term(to_move, last_cards, last_info, last_player):
     word = np.uint64(last_info) | (np.uint64(to_move) << np.uint64(32)) | \
         (np.uint64(last_player + 1) << np.uint64(40))
     return mix64(mix64(np.uint64(last_cards) ^ _LAST_KEY) ^ word ^ _TURN_KEY)
 
 
-@kernel
+@leaf
 def position_hash(pos):
     """The 64-bit hash of a position, computed from scratch (``pos[S_HASH]`` holds it)."""
     h = _turn_term(pos[S_TO_MOVE], pos[S_LAST_CARDS], pos[S_LAST_INFO], pos[S_LAST_PLAYER])
@@ -95,25 +95,25 @@ def new_position(hands, team, to_move, last, last_player):
     return pos
 
 
-@kernel
+@leaf
 def is_leading(pos):
     """Whether the seat to act leads a new trick (and so may not pass)."""
     return pos[S_LAST_INFO] == 0
 
 
-@kernel
+@leaf
 def is_terminal(pos):
     """Whether a hand has been emptied."""
     return pos[S_WINNER] >= 0
 
 
-@kernel
+@leaf
 def side_of(pos, seat):
     """``LANDLORD_SIDE`` (0) or ``OTHER_SIDE`` (1)."""
     return LANDLORD_SIDE if (pos[S_TEAM] >> seat) & 1 else OTHER_SIDE
 
 
-@kernel
+@leaf
 def winning_side(pos):
     """The side of the seat that went out, or -1 while in play."""
     if pos[S_WINNER] < 0:
@@ -135,13 +135,13 @@ def _last_view(pos):
     return pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1]
 
 
-@kernel
+@leaf
 def hand_of(pos, seat):
     """Seat ``seat``'s packed hand (``uint64``)."""
     return np.uint64(pos[S_HANDS + seat])
 
 
-@kernel
+@leaf
 def make(pos, move, undo):
     """Play record ``move`` (``[0, 0]``: pass) for the seat to act; fill ``undo``.
 
@@ -181,7 +181,7 @@ def make(pos, move, undo):
     pos[S_HASH] = np.int64(h)
 
 
-@kernel
+@leaf
 def unmake(pos, move, undo):
     """Undo :func:`make` of ``move`` with the ``undo`` buffer it filled."""
     p = undo[U_TO_MOVE]
@@ -254,7 +254,7 @@ def goes_out(pos, rules, scratch):
     return False
 
 
-@kernel
+@leaf
 def key_width(pos):
     """Words of a position's full key (:func:`write_key`): one per seat, and two."""
     return pos[S_SEATS] + 2
@@ -264,16 +264,22 @@ def key_width(pos):
 def write_key(pos, out):
     """Write the position's full key into ``out[:key_width(pos)]`` (``uint64``): equal keys
     mean equal positions (for transposition tables that must never confuse two)."""
+    put_key(pos, out)
+    return out
+
+
+@leaf
+def put_key(pos, out):
+    """:func:`write_key` without returning ``out`` (no reference counting: for hot loops)."""
     n = pos[S_SEATS]
     for s in range(n):
         out[s] = np.uint64(pos[S_HANDS + s])
     out[n] = np.uint64(pos[S_LAST_CARDS])
     out[n + 1] = np.uint64(pos[S_LAST_INFO]) | (np.uint64(pos[S_TO_MOVE]) << np.uint64(32)) \
         | (np.uint64(pos[S_LAST_PLAYER] + 1) << np.uint64(40))
-    return out
 
 
-@kernel
+@leaf
 def cards_left(pos, seat):
     """Number of cards seat ``seat`` holds."""
     return size(np.uint64(pos[S_HANDS + seat]))
