@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import naive_solver  # noqa: E402
 
 LEVEL_50 = Position(["448999TJJQQAR", "336688TAA22B"])
-NODES_LEVEL_50 = 140_456            # root search and principal line, one thread
+NODES_LEVEL_50 = 73_070            # root search and principal line, one thread
 CAP = 10_000_000                    # node cap of each random 16-card endgame
 
 
@@ -108,8 +108,8 @@ def test_perft_over_naive():
 
 
 THREE_PLAYER = Position(["46788QA2", "3577KKAA", "56667TQK"])
-GOLDEN_THREE = (False, 30_670)
+GOLDEN_THREE = (False, 15_817)
 # (verdict, nodes) of each random 16-card endgame (seed 16); None: not solved within CAP.
-GOLDEN_16 = [(False, 60_960), (True, 4_175_465), (True, 3_119_581), (True, 7_116_127),
-             (False, 50_183), (False, 4_644_801), (False, 1_129_506), (None, 10_000_001),
-             (False, 569_311), (False, 29_276)]
+GOLDEN_16 = [(False, 28_751), (True, 2_367_685), (True, 1_054_339), (True, 4_323_376),
+             (False, 22_899), (False, 2_254_137), (False, 310_945), (True, 6_689_688),
+             (False, 205_402), (False, 2_158)]

@@ -21,10 +21,10 @@ from numba import prange
 from fastdou.kernels.deal import mix64
 from fastdou.kernels.jit import kernel, leaf, nogil_kernel, parallel_nogil_kernel
 from fastdou.kernels.layout import BOMB, ROCKET, SPACESHIP
-from fastdou.kernels.moves import count_responses, kind_of, leading_moves, readings
+from fastdou.kernels.moves import beats, count_responses, kind_of, leading_moves, readings
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_LAST_INFO, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions,
+    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions,
     hand_of, is_terminal, key_width, make, put_key, side_of, unmake,
 )
 
@@ -460,6 +460,41 @@ def _gen(pos, rules, buf, base):
     return actions(pos, rules, buf[base:])
 
 
+@leaf
+def _drop_lost(pos, rules, buf, base, n, scratch, mkeys, mvals):
+    """Drop the actions ``buf[base:base + n]`` after which the next seat, of the other side,
+    plays its whole hand at once (they lose); returns how many are left. ``scratch``: rows
+    for that hand's readings (when they do not fit, nothing is dropped); ``mkeys`` /
+    ``mvals``: the min_plays memo (a hand it holds with more than one play has none)."""
+    p = pos[S_TO_MOVE]
+    nxt = p + 1 if p + 1 < pos[S_SEATS] else 0
+    if side_of(pos, nxt) == side_of(pos, p):
+        return n
+    y = hand_of(pos, nxt)
+    slot = _memo_slot(mkeys, y)
+    if mkeys[slot] == y and mvals[slot] > 1:
+        return n
+    r = readings(y, rules, scratch)
+    if r == 0 or r > scratch.shape[0]:
+        return n
+    last = pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1]
+    k = base
+    for i in range(base, base + n):
+        lost = False
+        for j in range(r):
+            if buf[i, 1] != 0:
+                lost = beats(scratch[j], buf[i], rules)
+            else:                              # a pass: it leads, or answers the same play
+                lost = nxt == pos[S_LAST_PLAYER] or beats(scratch[j], last, rules)
+            if lost:
+                break
+        if not lost:
+            buf[k, 0] = buf[i, 0]
+            buf[k, 1] = buf[i, 1]
+            k += 1
+    return k - base
+
+
 @kernel
 def _fill(pos, rules, buf, base):
     """Write the actions of ``pos`` at ``buf[base:]``, growing the buffer (a copy) if they
@@ -539,6 +574,7 @@ def _run(pos, rules, keys, vals, buf, undo, frames, key, mkeys, mvals, control, 
                 result = 1
                 step = _RETURN
             else:
+                n = _drop_lost(pos, rules, buf, frames[ply, 0], n, control[4], mkeys, mvals)
                 step = _LOOKUP
         if step == _LOOKUP:
             if _lookup_left(buf, frames[ply, 0], n, hand, mkeys, mvals) > 0:
