@@ -21,7 +21,7 @@ from numba import prange
 from fastdou.kernels.deal import mix64
 from fastdou.kernels.jit import kernel, leaf, nogil_kernel, parallel_nogil_kernel
 from fastdou.kernels.layout import BOMB, ROCKET, SPACESHIP
-from fastdou.kernels.moves import beats, count_responses, kind_of, leading_moves, readings
+from fastdou.kernels.moves import actions_of_play, beats, count_responses, kind_of, leading_moves, readings
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.search import (
     S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions,
@@ -455,9 +455,11 @@ def _control(pos, rules, buf, base, n, control):
 
 @leaf
 def _gen(pos, rules, buf, base):
-    """Write the actions of ``pos`` at ``buf[base:]``; returns how many there are (as many
-    as fit are written: grow the buffer and call again if they do not fit)."""
-    return actions(pos, rules, buf[base:])
+    """Write the actions of ``pos`` (in play) at ``buf[base:]``: :func:`.search.actions`
+    one call shallower. Returns how many there are (as many as fit are written: grow the
+    buffer and call again if they do not fit)."""
+    return actions_of_play(hand_of(pos, pos[S_TO_MOVE]),
+                           pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1], rules, buf[base:])
 
 
 @leaf
