@@ -3,14 +3,20 @@
 Solver: negamax on win / loss for the side to act (the landlord side against the rest; a
 teammate's turn keeps the sign). Each node probes a transposition table that stores the full
 key of every entry (so a hash collision can never change an answer; the table is bounded and
-replaces entries), then generates its actions, wins at once if one of them is the whole hand,
-else tries them best-first and stops at the first win. ``ctl`` carries the
-counters and limits (``C_*``); a search stopped by a limit returns -1 and stores nothing
-from the unfinished subtree, so every stored result is exact.
+replaces entries), then generates its actions and wins at once if one of them is the whole
+hand or if its side keeps control (:func:`_control`: moves nobody on the other side can
+answer, then one last move). Otherwise it drops the actions after which the next seat, of
+the other side, goes out at once (:func:`_drop_lost`), tries the rest best-first and stops
+at the first win. Every shortcut proves what it skips, so results stay exact. ``ctl``
+carries the counters and limits (``C_*``); a search stopped by a limit returns -1 and
+stores nothing from the unfinished subtree, so every stored result is exact.
 
 Move buffers: a node writes its actions into ``buf[base:base + n]`` and its children write
 after them; a full buffer grows into a larger copy. Buffers have ``BUF_WIDTH`` columns: the
-record and an ordering score. Every search here runs on an explicit stack, not recursion:
+record and an ordering score (the control check keeps its can-beat flags there first).
+The search loop (:func:`_run`) never allocates, so it is compiled without reference
+counting; it returns to :func:`search` when a buffer must grow. Every search here runs on
+an explicit stack, not recursion:
 recursive kernels loaded from Numba's disk cache crashed the interpreter (seen with
 numba 0.68), and an explicit stack also cannot overflow.
 """
@@ -21,11 +27,13 @@ from numba import prange
 from fastdou.kernels.deal import mix64
 from fastdou.kernels.jit import kernel, leaf, nogil_kernel, parallel_nogil_kernel
 from fastdou.kernels.layout import BOMB, ROCKET, SPACESHIP
-from fastdou.kernels.moves import actions_of_play, beats, count_responses, kind_of, leading_moves, readings
+from fastdou.kernels.moves import (
+    actions_of_play, beats, count_responses, kind_of, leading_moves, readings,
+)
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TO_MOVE, UNDO_SIZE, actions, count_actions,
-    hand_of, is_terminal, key_width, make, put_key, side_of, unmake,
+    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TO_MOVE, UNDO_SIZE,
+    actions, count_actions, hand_of, is_terminal, key_width, make, put_key, side_of, unmake,
 )
 
 C_NODES = 0
@@ -286,12 +294,13 @@ _NIB_LOW = np.uint64(0x1111111111111111)
 @kernel
 def new_control(pos):
     """Control-check workspace: (split frames, failed-split keys and stamps, stamp counter,
-    goes_out scratch, can-beat cache keys and values, safe-move indices)."""
+    scratch rows for a hand's readings, can-beat cache keys and values, safe-move
+    indices)."""
     cards = 0
     for s in range(pos[S_SEATS]):
         cards += size(np.uint64(pos[S_HANDS + s]))
     return (np.zeros((cards + 2, 3), np.int64), np.zeros(_FAIL_SLOTS, np.uint64),
-            np.zeros(_FAIL_SLOTS, np.int64), np.zeros(16, np.int64), new_buffer(16),
+            np.zeros(_FAIL_SLOTS, np.int64), np.zeros(1, np.int64), new_buffer(16),
             np.zeros((_BEAT_SLOTS, 3), np.uint64), np.zeros(_BEAT_SLOTS, np.uint8),
             np.zeros(1 << 10, np.int64))
 

@@ -117,6 +117,33 @@ def check_line(pos, sol):
     assert (game.result().winner == "landlord") == sol.landlord_wins
 
 
+def test_high_cards_equal_naive():
+    """Two seats, 5-7 and 3-7 cards mostly of the top ranks (three low ranks left in the
+    deck): many moves nobody can answer, so the control check and the dropped answers
+    decide much of the search; equal to the naive solver, leading and mid-trick."""
+    rules = fastdou.rules("classic")
+    rng = np.random.default_rng(3)
+    deck = np.repeat(np.arange(15), rules.deck)
+    for i in range(40):
+        keep = np.isin(deck, np.concatenate([rng.choice(8, 3, replace=False), np.arange(8, 15)]))
+        cards = rng.permutation(deck[keep])
+        a, b = int(rng.integers(5, 8)), int(rng.integers(3, 8))
+        hands = [fastdou.cards.to_text(np.bincount(c, minlength=15))
+                 for c in (cards[:a], cards[a:a + b])]
+        last = last_player = None
+        if i % 2:
+            moves = list(fastdou.legal_moves(np.bincount(cards[a + b:a + b + 2], minlength=15),
+                                             rules=rules))
+            last, last_player = moves[int(rng.integers(len(moves)))], 1
+        pos = Position(hands, rules, last=last, last_player=last_player)
+        naive = N.Naive(pos.rules, team_of(pos))
+        expected = naive.winning_moves(naive_state(pos))
+        sol = fastdou.solve(pos, table_size=SMALL_TABLE)
+        got = [move_tuple(m) for m in sol.winning_moves]
+        assert sorted(got, key=repr) == sorted(expected, key=repr), str(pos)
+        check_line(pos, sol)
+
+
 @pytest.mark.parametrize("rules", RULES, ids=rules_id)
 def test_perft_equals_naive(rules):
     rng = np.random.default_rng(7)
