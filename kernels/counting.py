@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -181,7 +181,8 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
 
 @leaf
 def _plane_solos(h, rules, sc, poly):
-    """Trio chains with solo wings, one chain at a time (``poly``: scratch of MAX_WINGS + 1)."""
+    """Trio chains with solo wings, one chain at a time (``poly``: a pointer to scratch of
+    MAX_WINGS + 1 int64)."""
     chain = sc.trios & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n = 0
     starts = chain
@@ -281,7 +282,7 @@ def _bomb_count(h, rules, want_size, above_power):
     return n
 
 
-@kernel
+@leaf
 def count_moves(h, rules, q):
     """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
     h = np.uint64(h)
@@ -320,8 +321,7 @@ def count_moves(h, rules, q):
     t_chain = sc.trios & chain_ranks
     if t_chain & (t_chain >> 1):
         if sc.kinds & (1 << PLANE_SOLO):
-            poly = carray(_stack_poly(), MAX_WINGS + 1)
-            n += _plane_solos(h, rules, sc, poly)
+            n += _plane_solos(h, rules, sc, _stack_poly())
         if sc.kinds & (1 << PLANE_PAIR):
             n += _winged_chains(rules, sc, PLANE_PAIR, sc.trios, sc.pairs)
     f_chain = sc.fours & chain_ranks

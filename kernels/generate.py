@@ -484,7 +484,7 @@ def scan(h, rules, q):
                 ones & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS))
 
 
-@kernel
+@leaf
 def emit(h, rules, q, out):
     """The core generator: every move of packed hand ``h`` passing the filters ``q`` (see
     :func:`query`). Returns the number of moves; writes the first ``out.shape[0]``."""

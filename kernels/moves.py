@@ -11,7 +11,7 @@ from fastdou.kernels.counting import count_moves
 from fastdou.kernels.generate import (
     ANY, bomb_power, bomb_query, emit, is_bomb_kind, lead_query, query,
 )
-from fastdou.kernels.jit import kernel
+from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
     INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS,
     REC_INFO, REC_WIDTH, SPACESHIP,
@@ -55,13 +55,13 @@ def _trio_top(cards, quad_top, length):
     return -1
 
 
-@kernel
+@leaf
 def leading_moves(hand, rules, out):
     """Every move ``hand`` may lead. Returns the count; writes the first ``len(out)``."""
     return emit(hand, rules, lead_query(), out)
 
 
-@kernel
+@leaf
 def actions_of_play(hand, last, rules, out):
     """The actions of a seat holding ``hand`` in play: the pass record ``[0, 0]`` first when
     there is a ``last`` move to answer, then :func:`responses`. Returns how many there are,
@@ -75,7 +75,7 @@ def actions_of_play(hand, last, rules, out):
     return 1 + responses(hand, last, rules, out[1:])
 
 
-@kernel
+@leaf
 def responses(hand, last, rules, out):
     """Every move of ``hand`` that beats the record ``last`` (pass excluded).
 
@@ -85,7 +85,7 @@ def responses(hand, last, rules, out):
     return emit(hand, rules, response_query(last, rules), out)
 
 
-@kernel
+@leaf
 def response_query(last, rules):
     """The ``emit`` filters of the moves beating record ``last`` (every move: a PASS)."""
     info = last[REC_INFO]
@@ -100,32 +100,32 @@ def response_query(last, rules):
     return query(kind, length, 0, rank, rank2, -1)
 
 
-@kernel
+@leaf
 def count_leading(hand, rules):
     """Number of moves ``hand`` may lead, without building them (closed forms, see
     ``counting``)."""
     return count_moves(hand, rules, lead_query())
 
 
-@kernel
+@leaf
 def count_responses(hand, last, rules):
     """Number of moves of ``hand`` that beat ``last``, without building them."""
     return count_moves(hand, rules, response_query(last, rules))
 
 
-@kernel
+@leaf
 def readings(cards, rules, out):
     """Every reading of the multiset ``cards`` played whole, as records in ``out``."""
     return emit(cards, rules, query(ANY, 0, size(cards), -1, -1, -1), out)
 
 
-@kernel
+@leaf
 def is_bomb(move):
     """Whether a record is a bomb (rank bomb, lone-joker bomb or joker bomb)."""
     return is_bomb_kind(kind_of(move[REC_INFO]))
 
 
-@kernel
+@leaf
 def beats(a, b, rules):
     """Whether record ``a`` beats record ``b`` (False when either is a pass)."""
     ka = kind_of(a[REC_INFO])
