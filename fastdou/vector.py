@@ -42,6 +42,7 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 import numba
@@ -185,9 +186,10 @@ class VectorEnv:
         self._games += 1
         self._terminated[:] = False
         self._rewards[:] = 0.0
-        self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
-                  self.table.keys, self.table.key_ids, self.table.selection, self.seed,
-                  int(self.start == "play"), self._codes, *self._after())
+        with self._threads():
+            self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
+                      self.table.keys, self.table.key_ids, self.table.selection, self.seed,
+                      int(self.start == "play"), self._codes, *self._after())
         self._started = True
         return self.obs, self._info()
 
@@ -204,15 +206,16 @@ class VectorEnv:
             raise ArgumentError(f"actions are {self.num_envs} integer action ids, not "
                                 f"{given.dtype} {given.shape}")
         a[:] = given
-        KV.check_batch(self._states, self.rules.array, self.table.id_records,
-                       self.table.selection, a, self._flat, self._offsets, self.check,
-                       self._status)
-        if self._status.any():
-            self._refuse(int(np.flatnonzero(self._status)[0]))
-        self._run(KV.compiled("step_batch"), self._states, self.rules.array,
-                  self.table.keys, self.table.key_ids, self.table.id_records,
-                  self.table.selection, self.seed, int(self.start == "play"), self._codes, a,
-                  *self._after())
+        with self._threads():
+            KV.check_batch(self._states, self.rules.array, self.table.id_records,
+                           self.table.selection, a, self._flat, self._offsets, self.check,
+                           self._status)
+            if self._status.any():
+                self._refuse(int(np.flatnonzero(self._status)[0]))
+            self._run(KV.compiled("step_batch"), self._states, self.rules.array,
+                      self.table.keys, self.table.key_ids, self.table.id_records,
+                      self.table.selection, self.seed, int(self.start == "play"),
+                      self._codes, a, *self._after())
         return self.obs, self._rewards, self._terminated, self._truncated, self._info()
 
     def action_mask(self) -> np.ndarray:
@@ -239,34 +242,39 @@ class VectorEnv:
                 self._pool, self._counts, self._errors, self._user or P.no_user_policy,
                 self._encode)
 
-    def _run(self, kernel, *args) -> None:
-        """Run a batch kernel on ``threads`` threads (the caller's setting restored), then
-        pack the legal ids."""
+    @contextlib.contextmanager
+    def _threads(self):
+        """Numba on ``threads`` threads inside the block (the caller's setting restored):
+        every batch kernel of a call, the check included, runs under it."""
         previous = numba.get_num_threads()
         if self.threads is not None:
             numba.set_num_threads(self.threads)
         try:
-            try:
-                kernel(*args)
-            except Exception as e:
-                if self._user is None:
-                    raise
-                cause = e.__cause__ or e.__context__ or e
-                raise PolicyError(f"policy {self._user.__name__} raised "
-                                  f"{type(cause).__name__}: {short(str(cause))}") from None
-            if self._errors.any():
-                i = int(np.flatnonzero(self._errors)[0])
-                raise PolicyError(f"game {i}: a policy returned an index outside the legal "
-                                  f"actions (reset the env)")
-            np.cumsum(self._counts, out=self._offsets[1:])
-            total = int(self._offsets[-1])
-            if total > len(self._flat):
-                self._flat = np.zeros(2 * total, np.int64)
-            KV.gather_ids(self._states, self.rules.array, self.table.keys,
-                          self.table.key_ids, self.table.selection, self._pool, self._counts,
-                          self._offsets, self._flat)
+            yield
         finally:
             numba.set_num_threads(previous)
+
+    def _run(self, kernel, *args) -> None:
+        """Run a batch kernel (inside ``_threads``), then pack the legal ids."""
+        try:
+            kernel(*args)
+        except Exception as e:
+            if self._user is None:
+                raise
+            cause = e.__cause__ or e.__context__ or e
+            raise PolicyError(f"policy {self._user.__name__} raised "
+                              f"{type(cause).__name__}: {short(str(cause))}") from None
+        if self._errors.any():
+            i = int(np.flatnonzero(self._errors)[0])
+            raise PolicyError(f"game {i}: a policy returned an index outside the legal "
+                              f"actions (reset the env)")
+        np.cumsum(self._counts, out=self._offsets[1:])
+        total = int(self._offsets[-1])
+        if total > len(self._flat):
+            self._flat = np.zeros(2 * total, np.int64)
+        KV.gather_ids(self._states, self.rules.array, self.table.keys, self.table.key_ids,
+                      self.table.selection, self._pool, self._counts, self._offsets,
+                      self._flat)
         np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
 
     def _info(self) -> dict:

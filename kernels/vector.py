@@ -101,6 +101,14 @@ def _put_row(dst, i, src):
 
 
 @leaf
+def _encode_row(encode, state, rules, seat, dst, i):
+    """``encode`` ``seat``'s view of ``state`` straight into row ``i`` of ``dst`` (the row's
+    view is made here, without reference counting, so threads never touch the shared
+    array's count)."""
+    encode(state, rules, seat, dst[i])
+
+
+@leaf
 def _get_row(src, i, dst):
     for j in range(dst.shape[0]):
         dst[j] = src[i, j]
@@ -129,8 +137,7 @@ def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, 
             break
         if acting >= 0 and not terminated[i]:
             terminated[i] = True
-            encode(state, rules, acting, row)
-            _put_row(final_obs, i, row)
+            _encode_row(encode, state, rules, acting, final_obs, i)
             for s in range(final_scores.shape[1]):
                 final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
             rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
@@ -140,8 +147,7 @@ def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, 
     rngs[i] = rng
     seat = state[G_PLAYER]
     seats[i] = seat
-    encode(state, rules, seat, row)
-    _put_row(obs, i, row)
+    _encode_row(encode, state, rules, seat, obs, i)
     n = legal_ids(state, rules, keys, key_ids, selection, buf, ids)
     for j in range(min(n, ids.shape[0])):
         pool[i, j] = ids[j]
