@@ -17,6 +17,10 @@ import pytest
 
 import fastdou
 from conftest import best_time
+from fastdou.kernels import action_ids as KA
+from fastdou.kernels import encoding as KE
+from fastdou.kernels import engine as E
+from fastdou.kernels.layout import REC_WIDTH
 
 RESULTS = {}
 
@@ -133,6 +137,87 @@ def test_vector_env_steps(benchmark, quick):
     RESULTS.update(info)
     assert one > 1.5 * game
     assert one > 25 * rl
+
+
+@numba.njit(cache=True)
+def _legal_ids_all(states, rules, keys, key_ids, selection):
+    records = np.empty((4096, REC_WIDTH), np.uint64)
+    ids = np.empty(4096, np.int64)
+    total = 0
+    for i in range(states.shape[0]):
+        total += KA.legal_ids(states[i], rules, keys, key_ids, selection, records, ids)
+    return total
+
+
+@numba.njit(cache=True)
+def _legal_actions_all(states, rules):
+    records = np.empty((4096, REC_WIDTH), np.uint64)
+    total = 0
+    for i in range(states.shape[0]):
+        total += E.legal_actions(states[i], rules, records)
+    return total
+
+
+@numba.njit(cache=True)
+def _apply_all(states, rules, id_records, actions):
+    for i in range(states.shape[0]):
+        E.apply(states[i], rules, id_records[actions[i]])
+
+
+def test_where_a_step_goes(quick):
+    """Where one env step's time goes, on one thread, each part timed alone over the same
+    batch (ns per env step; printed, not gated): numpy's random choice, the fastdou
+    encoding of every row, the legal ids (move generation, then ids), applying the action,
+    the fixed cost of a step call (a one-game env) and what remains in the compiled step
+    (state copies, deals, bookkeeping); then compiled random opponents on two seats."""
+    num_envs, steps = 4096, (5 if quick else 20)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        env = fastdou.VectorEnv("classic", num_envs, seed=0, start="play", threads=1)
+        env.reset()
+        rng = np.random.default_rng(0)
+        vector_steps(env, 5, rng)
+        whole = best_time(vector_steps, env, steps, rng, repeat=3)[0] / (steps * num_envs)
+        info = env._info()
+        states, rules, t = env._states.copy(), env.rules.array, env.table
+        actions = random_actions(info, rng)
+        seats, out = env._seats.copy(), np.empty_like(env.obs)
+
+        def per_step(fn, *args, repeat=5):
+            fn(*args)
+            return best_time(fn, *args, repeat=repeat)[0] / num_envs
+
+        parts = {
+            "numpy random choice of ids": per_step(random_actions, info, rng),
+            "encoding (fastdou, 1434 int8)": per_step(KE.encode_all, states, rules, seats, out),
+            "legal ids: move generation": per_step(_legal_actions_all, states, rules),
+            "legal ids: ids of the moves": per_step(
+                _legal_ids_all, states, rules, t.keys, t.key_ids, t.selection)
+            - per_step(_legal_actions_all, states, rules),
+            "apply the action": per_step(lambda: _apply_all(states.copy(), rules,
+                                                            t.id_records, actions))
+            - per_step(states.copy),
+        }
+        one = fastdou.VectorEnv("classic", 1, seed=0, start="play", threads=1)
+        one.reset()
+        vector_steps(one, 20, rng)
+        call = best_time(vector_steps, one, 200, rng, repeat=3)[0] / 200
+        parts["step call fixed cost (/4096)"] = call / num_envs
+        parts["rest of the compiled step"] = whole - sum(parts.values())
+        opp = fastdou.VectorEnv("classic", num_envs, seed=0, start="play", threads=1,
+                                opponents="random")
+        opp.reset()
+        vector_steps(opp, 3, rng)
+        learner = best_time(vector_steps, opp, steps, rng, repeat=3)[0] / (steps * num_envs)
+    finally:
+        numba.set_num_threads(previous)
+    print(f"\nOne env step, 1 thread, {num_envs} games: {whole * 1e9:,.0f} ns "
+          f"({1 / whole:,.0f} steps/s); step call {call * 1e6:,.1f} us")
+    for name, v in parts.items():
+        print(f"  {name:32s} {v * 1e9:7.1f} ns  {100 * v / whole:5.1f}%")
+    print(f"  with random opponents on seats 1, 2: {learner * 1e9:,.0f} ns per learner step "
+          f"({1 / learner:,.0f} learner steps/s)")
 
 
 def test_memory_of_65536_games():

@@ -151,6 +151,8 @@ class VectorEnv:
                                 "seat 0, so it needs start='play'")
         self.observation_size, self._encode = encoder(encoding, self.rules)
         self._codes, self._user = _seat_codes(opponents, self.rules)
+        self._functions = (KV.FunctionArg(self._user or P.no_user_policy, P.POLICY_SIGNATURE),
+                           KV.FunctionArg(self._encode, KV.ENCODE_SIGNATURE))
         self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))
         self.table = action_table(self.rules)
         n, players = self.num_envs, self.rules.players
@@ -239,8 +241,7 @@ class VectorEnv:
     def _after(self) -> tuple:
         return (self._games, self._rngs, self._seats, self.obs, self._final_obs,
                 self._rewards, self._terminated, self._final_scores, self._final_deals,
-                self._pool, self._counts, self._errors, self._user or P.no_user_policy,
-                self._encode)
+                self._pool, self._counts, self._errors, *self._functions)
 
     @contextlib.contextmanager
     def _threads(self):
