@@ -48,7 +48,9 @@ SUITS = 4
 N_BLOCKS = 15
 _NIBBLE = np.uint64(COUNT_MASK)   # one rank's count in a packed hand
 _FOUR = np.uint64(COUNT_BITS)
-_FIRST_BYTES = np.uint64(0x01010101)   # four int8 ones, as one little-endian word
+# the four entries of a rank holding 0 .. 4 cards, as one little-endian word
+_HELD_WORDS = (np.uint64(0), np.uint64(0x1), np.uint64(0x101), np.uint64(0x10101),
+               np.uint64(0x1010101))
 
 
 @leaf
@@ -121,8 +123,7 @@ def put_cards(out, at, cards, rules):
         width = np.int64(deck & _NIBBLE)
         held = np.int64(min(cards & _NIBBLE, deck & _NIBBLE))
         if width == 4:
-            _store4(out, at, _FIRST_BYTES & ((np.uint64(1) << np.uint64(8 * held)) -
-                                             np.uint64(1)))
+            _store4(out, at, _HELD_WORDS[held])
         else:
             for j in range(held):
                 out[at + j] = 1
