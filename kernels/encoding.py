@@ -220,7 +220,7 @@ def encode(state, rules, seat, out):
     _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
 
 
-@kernel
+@leaf
 def encode_all(states, rules, seats, out):
     """``encode`` of many games: row ``i`` of ``out`` for ``states[i]`` seen by
     ``seats[i]``."""
