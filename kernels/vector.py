@@ -20,7 +20,10 @@ count into ``counts``; :func:`gather_ids` packs them into one flat array at ``of
 
 import numpy as np
 from numba import prange, types
+from numba.core import cgutils
 from numba.core.types import WrapperAddressProtocol
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
                                         action_id, check_id, legal_ids)
@@ -86,20 +89,36 @@ def _opponents(state, rules, codes, rng, user, buf, deck):
 
 
 @kernel
-def _scratch(states, pool, rules, codes):
-    """One work item's buffers: a state, action records (room for a pool row's), a deck to
-    shuffle, and its own copies of the rules and seat codes."""
-    return (np.empty(states.shape[1], np.int64),
-            np.empty((max(ACTIONS_CAPACITY, pool.shape[1]), REC_WIDTH), np.uint64),
+def _scratch(pool, rules, codes):
+    """One work item's buffers: action records (room for a pool row's), a deck to shuffle,
+    and its own copies of the rules and seat codes."""
+    return (np.empty((max(ACTIONS_CAPACITY, pool.shape[1]), REC_WIDTH), np.uint64),
             np.empty(MAX_DECK, np.int64), rules.copy(), codes.copy())
 
 
-@leaf
-def _put_row(dst, i, src):
-    """``dst[i, :] = src`` element by element (no view of the shared array is made, so
-    threads never touch its reference count)."""
-    for j in range(src.shape[0]):
-        dst[i, j] = src[j]
+@intrinsic
+def _row(typingctx, array, i):
+    """Row ``i`` of a C-contiguous 2-d ``array`` as a 1-d array with no meminfo: Numba's
+    reference counting skips it (``NRT_incref(NULL)`` does nothing), so the engine's kernels
+    can work on a game's state in place and threads never touch the shared array's count."""
+    if not (isinstance(array, types.Array) and array.ndim == 2 and array.layout == "C"):
+        return None
+    row = types.Array(array.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        src = context.make_array(signature.args[0])(context, builder, args[0])
+        width = builder.extract_value(src.shape, 1)
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        itemsize = context.get_constant(types.intp,
+                                        context.get_abi_sizeof(context.get_data_type(
+                                            array.dtype)))
+        out = context.make_array(row)(context, builder)
+        populate_array(out, data=builder.gep(src.data, [builder.mul(index, width)]),
+                       shape=cgutils.pack_array(builder, [width]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize,
+                       meminfo=None)
+        return out._getvalue()
+    return row(array, i), codegen
 
 
 @leaf
@@ -109,17 +128,11 @@ def _encode_row(encode, state, rules, seat, dst, i):
 
 
 @leaf
-def _get_row(src, i, dst):
-    for j in range(dst.shape[0]):
-        dst[j] = src[i, j]
-
-
-@leaf
 def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, games,
             rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
             pool, counts, errors, buf, deck, user, encode, acting):
     """After slot ``i``'s learner acted as seat ``acting`` (-1: a fresh deal) in ``state``
-    (the slot's game, copied out): play the policy seats; a hand that ends is recorded
+    (the slot's row of the states, in place): play the policy seats; a hand that ends is recorded
     (once) and the slot's next game dealt; then the observation and legal ids of the
     learner seat to act. Returns ``NEED_ROOM`` and the count when a seat had more actions
     than ``buf`` holds (call again with a larger one: it goes on where it stopped), else
@@ -174,9 +187,10 @@ def reset_batch(states, rules, keys, key_ids, selection, seed, start_play, codes
     """Deal every slot's game ``games[i]`` and play it up to a learner seat's turn."""
     n = states.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        state, buf, deck, rules_, codes_ = _scratch(states, pool, rules, codes)
+        buf, deck, rules_, codes_ = _scratch(pool, rules, codes)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             errors[i] = 0
+            state = _row(states, i)
             rngs[i] = _begin(state, rules_, seed, i, games[i], start_play, deck)
             while True:
                 more, need = _settle(i, state, rules_, keys, key_ids, selection, seed,
@@ -186,7 +200,6 @@ def reset_batch(states, rules, keys, key_ids, selection, seed, start_play, codes
                 if more != NEED_ROOM:
                     break
                 buf = _room(buf, need)
-            _put_row(states, i, state)
 
 
 @parallel_kernel
@@ -194,14 +207,15 @@ def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_
                actions, games, rngs, seats, obs, final_obs, rewards, terminated,
                final_scores, final_deals, pool, counts, errors, user, encode):
     """Apply ``actions[i]`` (checked before, by :func:`check_batch`) in every game, then
-    :func:`_settle` it (policy seats, autoreset, observation, legal ids). Each work item
-    copies its games' states in and out, so threads share no reference counts."""
+    :func:`_settle` it (policy seats, autoreset, observation, legal ids). Each game is
+    stepped in place in its row (:func:`_row`: no reference count), each work item on its
+    own copies of the rules and codes, so threads share no reference counts."""
     n = states.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        state, buf, deck, rules_, codes_ = _scratch(states, pool, rules, codes)
+        buf, deck, rules_, codes_ = _scratch(pool, rules, codes)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             errors[i] = 0
-            _get_row(states, i, state)
+            state = _row(states, i)
             acting = seats[i]
             a = actions[i]
             apply(state, rules_, (id_records[a, 0], id_records[a, 1]), deck)
@@ -215,7 +229,6 @@ def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_
                 if more != NEED_ROOM:
                     break
                 buf = _room(buf, need)
-            _put_row(states, i, state)
 
 
 @parallel_kernel
