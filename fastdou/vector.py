@@ -37,7 +37,10 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
   sees only its own seats' turns.
 * ``threads``: Numba threads for each call (default: Numba's current setting). The env
   sets them with ``numba.set_num_threads`` around its own kernel calls and restores the
-  caller's value afterwards (the setting is per calling thread), so nothing leaks.
+  caller's value afterwards (the setting is per calling thread), so nothing leaks. On a
+  machine whose cores are busy with other work, OpenMP's spinning idle threads can make
+  two threads far slower than one: there set ``OMP_WAIT_POLICY=passive`` (or
+  ``NUMBA_THREADING_LAYER=workqueue``) before Numba starts its threads.
 """
 
 from __future__ import annotations
