@@ -37,11 +37,15 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
   sees only its own seats' turns.
 * ``threads``: Numba threads for each call (default: Numba's current setting). The env
   sets them with ``numba.set_num_threads`` around its own kernel calls and restores the
-  caller's value afterwards (the setting is per calling thread), so nothing leaks.
+  caller's value afterwards (the setting is per calling thread), so nothing leaks. On a
+  machine whose cores are busy with other work, OpenMP's spinning idle threads can make
+  two threads far slower than one: there set ``OMP_WAIT_POLICY=passive`` (or
+  ``NUMBA_THREADING_LAYER=workqueue``) before Numba starts its threads.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 import numba
@@ -150,6 +154,8 @@ class VectorEnv:
                                 "seat 0, so it needs start='play'")
         self.observation_size, self._encode = encoder(encoding, self.rules)
         self._codes, self._user = _seat_codes(opponents, self.rules)
+        self._functions = (KV.FunctionArg(self._user or P.no_user_policy, P.POLICY_SIGNATURE),
+                           KV.FunctionArg(self._encode, KV.ENCODE_SIGNATURE))
         self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))
         self.table = action_table(self.rules)
         n, players = self.num_envs, self.rules.players
@@ -185,9 +191,10 @@ class VectorEnv:
         self._games += 1
         self._terminated[:] = False
         self._rewards[:] = 0.0
-        self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
-                  self.table.keys, self.table.key_ids, self.table.selection, self.seed,
-                  int(self.start == "play"), self._codes, *self._after())
+        with self._threads():
+            self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
+                      self.table.keys, self.table.key_ids, self.table.selection, self.seed,
+                      int(self.start == "play"), self._codes, *self._after())
         self._started = True
         return self.obs, self._info()
 
@@ -204,15 +211,16 @@ class VectorEnv:
             raise ArgumentError(f"actions are {self.num_envs} integer action ids, not "
                                 f"{given.dtype} {given.shape}")
         a[:] = given
-        KV.check_batch(self._states, self.rules.array, self.table.id_records,
-                       self.table.selection, a, self._flat, self._offsets, self.check,
-                       self._status)
-        if self._status.any():
-            self._refuse(int(np.flatnonzero(self._status)[0]))
-        self._run(KV.compiled("step_batch"), self._states, self.rules.array,
-                  self.table.keys, self.table.key_ids, self.table.id_records,
-                  self.table.selection, self.seed, int(self.start == "play"), self._codes, a,
-                  *self._after())
+        with self._threads():
+            KV.check_batch(self._states, self.rules.array, self.table.id_records,
+                           self.table.selection, a, self._flat, self._offsets, self.check,
+                           self._status)
+            if self._status.any():
+                self._refuse(int(np.flatnonzero(self._status)[0]))
+            self._run(KV.compiled("step_batch"), self._states, self.rules.array,
+                      self.table.keys, self.table.key_ids, self.table.id_records,
+                      self.table.selection, self.seed, int(self.start == "play"),
+                      self._codes, a, *self._after())
         return self.obs, self._rewards, self._terminated, self._truncated, self._info()
 
     def action_mask(self) -> np.ndarray:
@@ -236,37 +244,41 @@ class VectorEnv:
     def _after(self) -> tuple:
         return (self._games, self._rngs, self._seats, self.obs, self._final_obs,
                 self._rewards, self._terminated, self._final_scores, self._final_deals,
-                self._pool, self._counts, self._errors, self._user or P.no_user_policy,
-                self._encode)
+                self._pool, self._counts, self._errors, *self._functions)
 
-    def _run(self, kernel, *args) -> None:
-        """Run a batch kernel on ``threads`` threads (the caller's setting restored), then
-        pack the legal ids."""
+    @contextlib.contextmanager
+    def _threads(self):
+        """Numba on ``threads`` threads inside the block (the caller's setting restored):
+        every batch kernel of a call, the check included, runs under it."""
         previous = numba.get_num_threads()
         if self.threads is not None:
             numba.set_num_threads(self.threads)
         try:
-            try:
-                kernel(*args)
-            except Exception as e:
-                if self._user is None:
-                    raise
-                cause = e.__cause__ or e.__context__ or e
-                raise PolicyError(f"policy {self._user.__name__} raised "
-                                  f"{type(cause).__name__}: {short(str(cause))}") from None
-            if self._errors.any():
-                i = int(np.flatnonzero(self._errors)[0])
-                raise PolicyError(f"game {i}: a policy returned an index outside the legal "
-                                  f"actions (reset the env)")
-            np.cumsum(self._counts, out=self._offsets[1:])
-            total = int(self._offsets[-1])
-            if total > len(self._flat):
-                self._flat = np.zeros(2 * total, np.int64)
-            KV.gather_ids(self._states, self.rules.array, self.table.keys,
-                          self.table.key_ids, self.table.selection, self._pool, self._counts,
-                          self._offsets, self._flat)
+            yield
         finally:
             numba.set_num_threads(previous)
+
+    def _run(self, kernel, *args) -> None:
+        """Run a batch kernel (inside ``_threads``), then pack the legal ids."""
+        try:
+            kernel(*args)
+        except Exception as e:
+            if self._user is None:
+                raise
+            cause = e.__cause__ or e.__context__ or e
+            raise PolicyError(f"policy {self._user.__name__} raised "
+                              f"{type(cause).__name__}: {short(str(cause))}") from None
+        if self._errors.any():
+            i = int(np.flatnonzero(self._errors)[0])
+            raise PolicyError(f"game {i}: a policy returned an index outside the legal "
+                              f"actions (reset the env)")
+        np.cumsum(self._counts, out=self._offsets[1:])
+        total = int(self._offsets[-1])
+        if total > len(self._flat):
+            self._flat = np.zeros(2 * total, np.int64)
+        KV.gather_ids(self._states, self.rules.array, self.table.keys, self.table.key_ids,
+                      self.table.selection, self._pool, self._counts, self._offsets,
+                      self._flat)
         np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
 
     def _info(self) -> dict:

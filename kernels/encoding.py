@@ -27,6 +27,9 @@ trump                 one-hot trump suit (jinling)
 """
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
@@ -45,47 +48,86 @@ SUITS = 4
 N_BLOCKS = 15
 _NIBBLE = np.uint64(COUNT_MASK)   # one rank's count in a packed hand
 _FOUR = np.uint64(COUNT_BITS)
+# the four entries of a rank holding 0 .. 4 cards, as one little-endian word
+_HELD_WORDS = (np.uint64(0), np.uint64(0x1), np.uint64(0x101), np.uint64(0x10101),
+               np.uint64(0x1010101))
 
 
-@kernel
+@leaf
 def card_plane_size(rules):
     """Entries of a card plane: the cards of the deck."""
     return size(np.uint64(rules[R_DECK]))
 
 
-@kernel
-def encoding_blocks(rules):
-    """The offset of each block (the order of the module docstring) and, last, the size."""
+@leaf
+def block_offsets(rules):
+    """The offset of each block (the order of the module docstring) and, last, the size, as
+    a tuple (no allocation: the encoder calls it every time)."""
     n = rules[R_PLAYERS]
     c = card_plane_size(rules)
     most = rules[R_HAND_SIZE] + (rules[R_KITTY] if rules[R_KITTY_TO_LANDLORD] else 0)
-    widths = np.array([c, n * c, c, c, n * (most + 1), c + N_KINDS + n,
-                       HISTORY_LEN * (c + n + 1), N_PHASES, n, n, n, rules[R_MAX_BID] + 1,
-                       MULT_SLOTS, n, SUITS], np.int64)
-    out = np.zeros(N_BLOCKS + 1, np.int64)
-    for b in range(N_BLOCKS):
-        out[b + 1] = out[b] + widths[b]
-    return out
+    played = c
+    unseen = played + n * c
+    kitty = unseen + c
+    left = kitty + c
+    last = left + n * (most + 1)
+    history = last + c + N_KINDS + n
+    phase = history + HISTORY_LEN * (c + n + 1)
+    to_act = phase + N_PHASES
+    landlord = to_act + n
+    partner = landlord + n
+    bid = partner + n
+    mult = bid + rules[R_MAX_BID] + 1
+    doubled = mult + MULT_SLOTS
+    trump = doubled + n
+    return (0, played, unseen, kitty, left, last, history, phase, to_act, landlord, partner,
+            bid, mult, doubled, trump, trump + SUITS)
 
 
 @kernel
+def encoding_blocks(rules):
+    """:func:`block_offsets` as an array of ``N_BLOCKS + 1`` entries."""
+    return np.array(block_offsets(rules), np.int64)
+
+
+@leaf
 def encoding_size(rules):
     """Entries of one seat's encoding."""
-    return encoding_blocks(rules)[N_BLOCKS]
+    return block_offsets(rules)[N_BLOCKS]
+
+
+@intrinsic
+def _store4(typingctx, out, at, bits):
+    """``out[at:at + 4] = `` the four low bytes of ``bits`` (``out``: an ``int8`` array with
+    room for them), as one unaligned 32-bit store."""
+    sig = types.void(out, at, bits)
+
+    def codegen(context, builder, signature, args):
+        array, index, value = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        word = builder.bitcast(builder.gep(data, [index]), ir.IntType(32).as_pointer())
+        builder.store(builder.trunc(value, ir.IntType(32)), word).align = 1
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @leaf
 def put_cards(out, at, cards, rules):
     """Write the card plane of packed ``cards`` at ``out[at:]``; returns the offset after it.
-    (Rank by rank, stopping after the highest rank ``cards`` holds.)"""
+    ``out[at:]`` must hold zeros: only the ranks up to the highest one ``cards`` holds are
+    written (a rank of four entries as one little-endian 4-byte word)."""
     deck = np.uint64(rules[R_DECK])
     end = at + size(deck)
     cards = np.uint64(cards)
     while cards != 0:
-        c = min(cards & _NIBBLE, deck & _NIBBLE)
-        for j in range(c):
-            out[at + j] = 1
-        at += np.int64(deck & _NIBBLE)
+        width = np.int64(deck & _NIBBLE)
+        held = np.int64(min(cards & _NIBBLE, deck & _NIBBLE))
+        if width == 4:
+            _store4(out, at, _HELD_WORDS[held])
+        else:
+            for j in range(held):
+                out[at + j] = 1
+        at += width
         deck >>= _FOUR
         cards >>= _FOUR
     return end
@@ -97,7 +139,7 @@ def _one_hot(out, at, index, width):
         out[at + index] = 1
 
 
-@kernel
+@leaf
 def sees_kitty(state, rules, seat):
     """Whether ``seat`` may see the kitty now."""
     landlord = state[G_LANDLORD]
@@ -106,24 +148,33 @@ def sees_kitty(state, rules, seat):
     return (rules[R_KITTY_SHOWN] != 0) or (seat == landlord and rules[R_KITTY_TO_LANDLORD] != 0)
 
 
-@kernel
+@leaf
 def knows_partner(state, seat):
     """Whether ``seat`` may know five_player's dark landlord."""
     return state[G_PARTNER] >= 0 and (state[G_PARTNER_KNOWN] != 0 or seat == state[G_PARTNER])
 
 
-@kernel
+@leaf
+def _rel(a, b, n):
+    """Seat ``a`` seen from seat ``b`` (both in 0 .. n - 1)."""
+    d = a - b
+    return d + n if d < 0 else d
+
+
+@leaf
 def encode(state, rules, seat, out):
-    """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here)."""
+    """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here; nothing
+    allocated, so it runs without reference counting)."""
     n = rules[R_PLAYERS]
     c = card_plane_size(rules)
-    blocks = encoding_blocks(rules)
-    out[:blocks[N_BLOCKS]] = 0
+    blocks = block_offsets(rules)
+    for j in range(blocks[N_BLOCKS]):
+        out[j] = 0
     own = np.uint64(state[G_HANDS + seat])
     put_cards(out, blocks[0], own, rules)
     played = np.uint64(0)
     for k in range(n):
-        s = (seat + k) % n
+        s = seat + k - n if seat + k >= n else seat + k
         p = np.uint64(state[G_PLAYED + s])
         played += p
         put_cards(out, blocks[1] + k * c, p, rules)
@@ -132,12 +183,12 @@ def encode(state, rules, seat, out):
         put_cards(out, blocks[3], np.uint64(state[G_KITTY]), rules)
     width = (blocks[5] - blocks[4]) // n
     for k in range(n):
-        s = (seat + k) % n
+        s = seat + k - n if seat + k >= n else seat + k
         _one_hot(out, blocks[4] + k * width, size(np.uint64(state[G_HANDS + s])), width)
     if state[G_LAST_INFO] != 0:
         at = put_cards(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules)
         _one_hot(out, at, kind_of(np.uint64(state[G_LAST_INFO])), N_KINDS)
-        _one_hot(out, at + N_KINDS, (state[G_LAST_PLAYER] - seat) % n, n)
+        _one_hot(out, at + N_KINDS, _rel(state[G_LAST_PLAYER], seat, n), n)
     row = c + n + 1
     turns = state[G_TURNS] if state[G_PHASE] >= PH_PLAY else 0
     kept = min(turns, HISTORY_LEN)
@@ -146,16 +197,16 @@ def encode(state, rules, seat, out):
         slot = G_HISTORY + 3 * (t % HISTORY_LEN)
         at = blocks[6] + (HISTORY_LEN - kept + i) * row
         put_cards(out, at, np.uint64(state[slot]), rules)
-        _one_hot(out, at + c, (state[slot + 2] - seat) % n, n)
+        _one_hot(out, at + c, _rel(state[slot + 2], seat, n), n)
         if state[slot + 1] == 0:
             out[at + c + n] = 1
     _one_hot(out, blocks[7], state[G_PHASE], N_PHASES)
     if state[G_PHASE] != PH_DONE:
-        _one_hot(out, blocks[8], (state[G_PLAYER] - seat) % n, n)
+        _one_hot(out, blocks[8], _rel(state[G_PLAYER], seat, n), n)
     if state[G_LANDLORD] >= 0:
-        _one_hot(out, blocks[9], (state[G_LANDLORD] - seat) % n, n)
+        _one_hot(out, blocks[9], _rel(state[G_LANDLORD], seat, n), n)
     if knows_partner(state, seat):
-        _one_hot(out, blocks[10], (state[G_PARTNER] - seat) % n, n)
+        _one_hot(out, blocks[10], _rel(state[G_PARTNER], seat, n), n)
     _one_hot(out, blocks[11], state[G_BID], rules[R_MAX_BID] + 1)
     m = state[G_MULT]
     lg = 0
@@ -169,7 +220,7 @@ def encode(state, rules, seat, out):
     _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
 
 
-@kernel
+@leaf
 def encode_all(states, rules, seats, out):
     """``encode`` of many games: row ``i`` of ``out`` for ``states[i]`` seen by
     ``seats[i]``."""

@@ -157,6 +157,33 @@ def test_opponents_in_other_presets():
                                 policies=pols) >= 1
 
 
+def test_a_policy_seat_with_more_actions_than_the_buffer():
+    """emperor's landlord often leads with more actions than the step's first buffer holds
+    (``play.ACTIONS_CAPACITY``): a policy on that seat makes the compiled step stop, grow the
+    buffer and go on where it stopped; the games stay those of Game."""
+    n = fastdou.rules("emperor").players
+    big = [len(Game.new("emperor", seed=3, deal=d, start="play").legal_action_ids())
+           for d in range(4)]
+    assert max(big) > P.ACTIONS_CAPACITY
+    run_against_game("emperor", "play", 30, num_envs=4, opponents=["random"] + [None] * (n - 1),
+                     policies=[KP.random_policy] + [None] * (n - 1))
+
+
+def test_encoded_rows_stay_in_their_row():
+    """The encoder writes its row only (four-card ranks go out as 4-byte words): the bytes
+    around a row keep their sentinels, for every preset."""
+    from fastdou.kernels import encoding as KE
+    for preset in fastdou.PRESETS:
+        g = Game.new(preset, seed=1, deal=2, start="play")
+        size = int(KE.encoding_size(g.rules.array))
+        for _ in range(3):
+            buf = np.full(size + 16, 7, np.int8)
+            KE.encode(g._state, g.rules.array, g.current_player, buf[8:8 + size])
+            assert (buf[:8] == 7).all() and (buf[8 + size:] == 7).all()
+            np.testing.assert_array_equal(buf[8:8 + size], g.encode(g.current_player))
+            g.play_id(int(g.legal_action_ids()[-1]))
+
+
 def trajectory(num_envs, threads, steps=120, slots=3, seed=11, opponents="random"):
     env = VectorEnv("classic", num_envs, seed=seed, threads=threads, opponents=opponents)
     obs, info = env.reset()
