@@ -12,6 +12,7 @@ import dataclasses
 import numbers
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -19,12 +20,16 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou.checks import short, whole
 from fastdou.errors import FastdouError, PositionError
+from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels import search as _search
 from fastdou.kernels import solver as _solver
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.position import Position
 from fastdou.rules import as_rules
+
+if TYPE_CHECKING:
+    from fastdou.game import Game
 
 DEFAULT_TABLE = 1 << 20
 
@@ -52,7 +57,7 @@ class Solution:
     table_bytes: int = 0
 
 
-def as_position(position) -> Position:
+def as_position(position: Position | str | Game) -> Position:
     """A :class:`Position` from a Position, its text, or a Game in its play phase."""
     if isinstance(position, Position):
         return position
@@ -129,8 +134,9 @@ class _Timer:
             self.timer.cancel()
 
 
-def solve(position, *, max_nodes=None, time_limit=None, threads=1,
-          table_size=DEFAULT_TABLE) -> Solution:
+def solve(position: Position | str | Game, *, max_nodes: int | None = None,
+          time_limit: float | None = None, threads: int = 1,
+          table_size: int = DEFAULT_TABLE) -> Solution:
     """Solve a position (a :class:`Position`, its text, or a :class:`~fastdou.Game` in its
     play phase) exactly, every hand open.
 
@@ -198,7 +204,7 @@ def _depth(depth):
     return whole("depth", depth, 0, MAX_DEPTH, error=LimitError)
 
 
-def perft(position, depth) -> int:
+def perft(position: Position | str | Game, depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``position``: an action is a
     legal (cards, reading) move or, when not leading, the pass; a move that empties a hand
     ends the game (it counts at depth 1 and has no successors)."""
@@ -209,7 +215,7 @@ def perft(position, depth) -> int:
     return int(_solver.perft(pos.array(), pos.rules.array, depth))
 
 
-def perft_divide(position, depth) -> dict:
+def perft_divide(position: Position | str | Game, depth: int) -> dict:
     """perft per first action: ``{Move: count}`` in generator order (``Move.PASS`` first
     when passing is legal); the counts sum to ``perft(position, depth)``."""
     pos = as_position(position)
@@ -223,7 +229,7 @@ def perft_divide(position, depth) -> dict:
     return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
 
 
-def min_plays(hand, rules="classic") -> int:
+def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> int:
     """The least number of plays that empty ``hand`` with nobody answering (each play a
     legal lead): the fewest legal moves the hand splits into. 0 for no cards."""
     rules = as_rules(rules)
