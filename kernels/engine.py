@@ -11,6 +11,8 @@ stream ``deal_stream(seed, index, redeal)``; nothing else in the engine is rando
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from fastdou.kernels.deal import mix64, next_below, stream
 from fastdou.kernels.jit import kernel
@@ -86,14 +88,19 @@ def _begin_bidding(state, rules, first):
     state[G_DECLINED] = 0
 
 
-@kernel
 def deck_buffer(cards):
     """``cards``, or a new ``int64[MAX_DECK]`` when it is None: the shuffle's scratch. Loops
-    that must not allocate per deal (``fastdou.kernels.play``) pass one in; Numba compiles
-    the None case apart, so the other callers keep their signatures."""
-    if cards is None:
-        return np.empty(MAX_DECK, np.int64)
-    return cards
+    that must not allocate per deal (``fastdou.kernels.play``) pass one in. Compiled code
+    only (an overload): the allocation is typed only where ``cards`` is None, so kernels
+    compiled without reference counting (``leaf``) may reach it with a buffer."""
+    return np.empty(MAX_DECK, np.int64) if cards is None else cards
+
+
+@overload(deck_buffer, jit_options={"cache": True})
+def _deck_buffer(cards):
+    if isinstance(cards, (types.NoneType, types.Omitted)) or cards is None:
+        return lambda cards: np.empty(MAX_DECK, np.int64)
+    return lambda cards: cards
 
 
 @kernel
