@@ -25,7 +25,8 @@ that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
 * a one-hot of ``n`` cards left sets entry ``n - 1``, so 0 cards (a finished hand) sets
   the LAST entry, the same as a full hand; ``fix`` leaves the block all zeros.
 
-The env's step is one call (:func:`play`): check the id against the legal ones, apply it
+The env's step is one call (:func:`play`, or :func:`step_into` writing into the env's
+buffers): check the id against the legal ones, apply it
 (``fastdou.kernels.action_ids.step_id``, logging the state for undo), list the next seat's
 legal ids in RLCard's order (:func:`order_ids`) and encode its observation.
 """
@@ -254,3 +255,30 @@ def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log
         return m, encode(state, nxt, fix), ids[:0].copy()
     order_ids(state[G_LAST_INFO], id_records, position, ids, m)
     return m, encode(state, nxt, fix), ids[:m].copy()
+
+
+@leaf
+def step_into(state, rules, keys, key_ids, id_records, selection, position, records, ids,
+              log, obs, a, at, n, k, fix):
+    """:func:`play` into the caller's buffers, for the env's step from Python: refuse id
+    ``a`` (returns -1, nothing changed) unless it is among the legal ``ids[at:at + n]`` and
+    ``log`` has a row ``k``; else log the state in ``log[k]``, apply ``a``, write the next
+    seat's observation into ``obs`` and its legal ids, in RLCard's order, into
+    ``ids[at + n:]``, and return their count ``m`` (when more than fit there or in
+    ``records``, none are ordered: list them again with :func:`legal`)."""
+    legal_now = False
+    for i in range(at, at + n):
+        if ids[i] == a:
+            legal_now = True
+            break
+    if not legal_now or k >= log.shape[0]:
+        return -1
+    nxt = (state[G_PLAYER] + 1) % 3
+    out = ids[at + n:at + n + records.shape[0]]
+    m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, out)
+    if m < 0:
+        return -1
+    encode_into(state, nxt, fix, obs)
+    if m <= out.shape[0]:
+        order_ids(state[G_LAST_INFO], id_records, position, out, m)
+    return m
