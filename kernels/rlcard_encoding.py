@@ -257,7 +257,7 @@ def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log
     return m, encode(state, nxt, fix), ids[:m].copy()
 
 
-@leaf
+@kernel
 def step_into(state, rules, keys, key_ids, id_records, selection, position, records, ids,
               log, obs, a, at, n, k, fix):
     """:func:`play` into the caller's buffers, for the env's step from Python: refuse id
