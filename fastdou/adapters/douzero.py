@@ -97,6 +97,7 @@ class _Lists(dict):
 
 
 _LISTS = _Lists()
+_LIST_OF = _LISTS.__getitem__
 
 
 def card_list(packed: int) -> list:
@@ -335,9 +336,8 @@ class _Hand:
 
     def obs(self) -> dict:
         x_batch, z_batch, x_no_action, z = self.obs_parts
-        lists = _LISTS
         return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
-                "legal_actions": [list(lists[c]) for c in self._legal],
+                "legal_actions": list(map(list, map(_LIST_OF, self._legal))),
                 "x_no_action": x_no_action, "z": z}
 
     def infoset(self) -> InfoSet:
