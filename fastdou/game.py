@@ -148,7 +148,7 @@ def _conforms(a, ndim: int) -> bool:
 
 def _step_entry(game):
     """The compiled ``KA.step_ids`` for ``game``: Numba's entry point for its argument
-    types, which skips the type dispatch of every call (about 0.5 us of 11 arguments),
+    types, which skips the type dispatch of every call (about 0.5 us of its 12 arguments),
     when its state and log have the types the entry point was compiled for; else the
     dispatcher. The entry point only checks its arrays' item sizes, so it is given only
     arrays of its exact types: the table and rules arrays of a rules object, the ids
