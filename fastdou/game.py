@@ -14,6 +14,7 @@ import json
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
                             InvalidCardsError, PositionError, RecordError)
@@ -148,12 +149,11 @@ def _conforms(a, ndim: int) -> bool:
 
 def _step_entry(game):
     """The compiled ``KA.step_ids`` for ``game``: Numba's entry point for its argument
-    types, which skips the type dispatch of every call (about 0.5 us of its 12 arguments),
+    types (``fastdou._entry``: it skips the typing of 12 arguments, about 0.5 us a call)
     when its state and log have the types the entry point was compiled for; else the
-    dispatcher. The entry point only checks its arrays' item sizes, so it is given only
-    arrays of its exact types: the table and rules arrays of a rules object, the ids
-    buffers this class makes, and a state and log checked here (``push_id`` checks
-    that the action id is an int)."""
+    dispatcher. The entry point is given only arrays of its exact types: the table and
+    rules arrays of a rules object, the ids buffers this class makes, and a state and log
+    checked here (``push_id`` makes the action id an int)."""
     state, log = game._state, game._log
     if not (_conforms(state, 1) and _conforms(log, 2)):
         return KA.step_ids
@@ -161,9 +161,8 @@ def _step_entry(game):
     ids, _, records = game._ids
     key = (game.rules, records.dtype, ids.dtype)
     if key not in _STEP_ENTRY:
-        from numba import typeof
-        args = (state, ra, keys, key_ids, id_records, selection, records, ids, log, 0, 0, 0)
-        _STEP_ENTRY[key] = KA.step_ids.compile(tuple(typeof(x) for x in args))
+        _STEP_ENTRY[key] = entry_point(KA.step_ids, (state, ra, keys, key_ids, id_records,
+                                                     selection, records, ids, log, 0, 0, 0))
     return _STEP_ENTRY[key]
 
 

@@ -65,6 +65,7 @@ import pickle
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou._entry import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
@@ -197,10 +198,9 @@ def _kernel_args() -> tuple:
 
 def _entry_points(args) -> tuple:
     """The compiled entry points of ``DE.step_actions`` and ``DE.fill`` for this module's
-    arrays (see ``fastdou.game._step_entry``: they skip Numba's type dispatch, and take
-    only arrays of the exact types they were compiled for, which these are)."""
+    arrays (``fastdou._entry``: they skip the typing of every argument, and are given only
+    arrays of the exact types they were made for, which these are)."""
     if not _CALLS:
-        from numba import typeof
         state = np.zeros(S.STATE_SIZE, np.int64)
         records = np.empty((1, 2), np.uint64)
         ids, cards, played = (np.empty(1, t) for t in (np.int64, np.uint64, np.int64))
@@ -209,7 +209,7 @@ def _entry_points(args) -> tuple:
         x_no, z = np.empty(1, np.int8), np.empty((DE.Z_ROWS, DE.Z_COLS), np.int8)
         for kernel, a in ((DE.step_actions, (state, *args, -1, records, ids, cards, played)),
                           (DE.fill, (state, cards, x, z_batch, x_no, z))):
-            _CALLS.append(kernel.compile(tuple(typeof(v) for v in a)))
+            _CALLS.append(entry_point(kernel, a))
     return tuple(_CALLS)
 
 

@@ -59,6 +59,7 @@ from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
 
 from fastdou import kernels as K
+from fastdou._entry import entry_point
 from fastdou.actions import action_table
 from fastdou.cards import TOKENS
 from fastdou.errors import GameStateError, IllegalMoveError
@@ -512,14 +513,12 @@ class FastdouDoudizhuGame:
 
 
 def _step_entry(game, obs):
-    """``KR.step_into``'s compiled entry point for the game's buffers (see
-    ``fastdou.game._step_entry``: it skips Numba's type dispatch of the 16 arguments; the
-    arrays are this module's, of fixed types)."""
-    from numba import typeof
+    """``KR.step_into``'s compiled entry point for the game's buffers (``fastdou._entry``:
+    it skips the typing of 16 arguments; the arrays are this module's, of fixed types)."""
     keys, key_ids, id_records, selection, position = game._kargs
-    args = (game.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position,
-            game.records, game.ids, game.log, obs, 0, 0, 0, 0, game.fix_quirks)
-    _STEP.append(KR.step_into.compile(tuple(typeof(a) for a in args)))
+    _STEP.append(entry_point(KR.step_into, (
+        game.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position, game.records,
+        game.ids, game.log, obs, 0, 0, 0, 0, game.fix_quirks)))
     return _STEP[0]
 
 
