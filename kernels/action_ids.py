@@ -11,8 +11,11 @@ A table lowers to three arrays (``ActionTable.kernel_args``):
 
 Every function is ``@njit`` and callable from a user's own ``@njit`` code. The stepping
 path (``legal_ids`` to ``step_ids``) is compiled without reference counting (``leaf``): a
-step from Python then costs about half as much (measured: 300 against 600 ns a classic step
-from an ``@njit`` loop).
+step then costs about half as much (measured: 300 against 600 ns a classic step from an
+``@njit`` loop). Numba compiles their callees the same way (``engine.legal_actions``,
+``engine.apply`` and the move generation under them), so those must not allocate: an
+allocation there fails this module's compilation (from an empty cache) with "NRT required
+but not enabled".
 """
 
 import numpy as np
@@ -174,7 +177,7 @@ def push_id(state, rules, id_records, selection, a):
 @leaf
 def push_id_logged(state, rules, id_records, selection, a, log, k):
     """``push_id``, first copying ``state`` into row ``k`` of ``log`` (for undo)."""
-    for j in range(state.shape[0]):    # a loop: ``log[k, :] = state`` allocates a copy
+    for j in range(state.shape[0]):    # a loop: ``log[k, :] = state`` has a copy path
         log[k, j] = state[j]
     return push_id(state, rules, id_records, selection, a)
 
