@@ -22,11 +22,12 @@ from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
 from fastdou.errors import IllegalMoveError
+from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import layout as L
 from fastdou.kinds import Kind
 from fastdou.moves import Move
-from fastdou.rules import as_rules
+from fastdou.rules import BIDDING, DOUBLING, Rules, as_rules
 
 try:                        # OpenSpiel's order (its own module; absent: the canonical one)
     from fastdou.openspiel_ids import openspiel_ids as _openspiel_ids
@@ -80,7 +81,7 @@ def _canonical_order(records: np.ndarray) -> np.ndarray:
 class ActionTable:
     """The ids of one preset's actions. Build it with :func:`action_table`."""
 
-    def __init__(self, rules):
+    def __init__(self, rules: Rules):
         self.rules = rules
         universe = _universe(rules)
         if rules.name == "classic" and rules.profile == "openspiel" and rules.players == 3 \
@@ -128,17 +129,17 @@ class ActionTable:
         self._names = None
 
     def _selection_names(self) -> list:
+        """The selection actions of this preset's modes (``kernels.layout``'s modes table)."""
         r = self.rules
+        bidding = L.BIDDING_MODES[BIDDING[r.bidding]]
+        doubling = L.DOUBLING_MODES[DOUBLING[r.doubling]]
         names = []
-        if r.bidding in ("score", "score_once"):
+        if bidding[L.M_BIDS]:
             names += ["bid_%d" % b for b in range(1, r.max_bid + 1)]
-        elif r.bidding in ("call", "call_grab"):
-            names.append("call")
-            if r.bidding == "call_grab":
-                names.append("grab")
-        elif r.bidding == "marked":
-            names.append("reveal")
-        if r.doubling != "none":
+        for flag, name in ((L.M_CALL, "call"), (L.M_GRAB, "grab"), (L.M_REVEAL, "reveal")):
+            if bidding[flag]:
+                names.append(name)
+        if doubling[L.D_FARMERS] or doubling[L.D_LANDLORD]:
             names.append("double")
         return names
 
@@ -152,7 +153,7 @@ class ActionTable:
     def selection_names(self) -> tuple:
         return tuple(self._selection)
 
-    def is_action(self, i) -> bool:
+    def is_action(self, i: int) -> bool:
         """Whether ``i`` is an id of this table (not out of range, not reserved)."""
         return is_whole(i) and 0 <= i < self.size and self.id_records[i, 1] != KA.RESERVED
 
@@ -162,7 +163,7 @@ class ActionTable:
                                    f"(0..{self.size - 1})")
         return int(i)
 
-    def action(self, i):
+    def action(self, i: int) -> Move | str:
         """The action of id ``i``: a :class:`Move` (``Move.PASS`` for the pass id) or the
         name of a selection action (``"bid_2"``, ``"call"``, ...)."""
         i = self._check_id(i)
@@ -177,7 +178,7 @@ class ActionTable:
                 return name
         return None
 
-    def id(self, action) -> int:
+    def id(self, action: Move | str | int) -> int:
         """The id of ``action``: a :class:`Move`, a move's text (one reading), ``"pass"``,
         or a selection name."""
         if isinstance(action, str):
@@ -198,7 +199,7 @@ class ActionTable:
                                    f"{self.rules.name}")
         return i
 
-    def ids(self, records) -> np.ndarray:
+    def ids(self, records: np.ndarray) -> np.ndarray:
         """The ids of play records ``(n, 2)`` (the pass record gives the pass id); -1 for a
         record that is no move of the table."""
         records = np.asarray(records)
@@ -210,7 +211,7 @@ class ActionTable:
         KA.play_ids(self.keys, self.key_ids, self.pass_id, np.ascontiguousarray(records), out)
         return out
 
-    def records(self, ids) -> np.ndarray:
+    def records(self, ids: np.ndarray) -> np.ndarray:
         """The records of ``ids`` (``[value, 0]`` for a selection action)."""
         ids = np.asarray(ids)
         if ids.dtype.kind not in "iu" or ids.ndim != 1:
@@ -266,6 +267,6 @@ def _table(rules) -> ActionTable:
     return ActionTable(rules)
 
 
-def action_table(rules="classic") -> ActionTable:
+def action_table(rules: RulesLike = "classic") -> ActionTable:
     """The action ids of ``rules`` (a preset name or :class:`~fastdou.Rules`); cached."""
     return _table(as_rules(rules))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Sequence
 
 import numpy as np
 
 from fastdou.checks import short, whole
 from fastdou.errors import ArgumentError, PolicyError
+from fastdou.hints import RulesLike
 from fastdou.kernels import state as S
 from fastdou.rules import as_rules
 from fastdou.summary import Z95, _sum_squares, wilson
@@ -67,8 +69,8 @@ def _num(v):
     return "n/a" if v is None else f"{v:.4f}"
 
 
-def compare(policies, deals: int, rules="classic", seed: int = 0, threads=None, *,
-            progress=None) -> Comparison:
+def compare(policies: Sequence, deals: int, rules: RulesLike = "classic", seed: int = 0,
+            threads: int | None = None, *, progress: bool | None = None) -> Comparison:
     """Play deals ``0 .. deals-1`` of ``seed`` under every rotation of ``policies`` (two or
     more names, ``@njit`` functions or import paths) and compare them."""
     from fastdou.simulation import MAX_DEALS, policy_names, simulate

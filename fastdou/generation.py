@@ -9,6 +9,7 @@ from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, IllegalMoveError, InvalidCardsError
+from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels.batch import fill_batch, generate_batch_into
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move, MoveList, classify
@@ -33,7 +34,8 @@ def as_move(move, rules) -> Move:
     return move
 
 
-def legal_moves(hand, last=None, rules="classic") -> MoveList:
+def legal_moves(hand: CardsLike, last: MoveLike | None = None,
+                rules: RulesLike = "classic") -> MoveList:
     """Every move ``hand`` may play: all leads when ``last`` is None or a pass, otherwise the
     moves beating ``last``. Pass is not listed."""
     rules = as_rules(rules)
@@ -45,7 +47,7 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
     return MoveList(out, rules)
 
 
-def beats(a, b, rules="classic") -> bool:
+def beats(a: MoveLike, b: MoveLike, rules: RulesLike = "classic") -> bool:
     """Whether move ``a`` beats move ``b`` (Moves or text; False when either is a pass)."""
     rules = as_rules(rules)
     return bool(K.beats(as_move(a, rules).record, as_move(b, rules).record, rules.array))
@@ -98,7 +100,9 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
     return out
 
 
-def generate_batch(hands, lasts=None, rules="classic", out=None):
+def generate_batch(hands: np.ndarray, lasts: np.ndarray | None = None,
+                   rules: RulesLike = "classic", out: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Moves of many hands at once, in parallel.
 
     ``hands``: integer array ``(n, 15)``; ``lasts``: None (every hand leads), a sequence of

@@ -14,19 +14,16 @@ from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
 from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError
-from fastdou.kernels.layout import INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, REC_WIDTH
+from fastdou.hints import CardsLike, RulesLike
+from fastdou.kernels.layout import (
+    INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, K_BOMB, K_CHAIN_MIN, K_CORE, KINDS,
+    REC_WIDTH,
+)
 from fastdou.kinds import Kind
 from fastdou.rules import as_rules
 
-# The width of the "core" of each kind (cards per rank of its main part); the rest of the
-# cards are attachments, written after a '+'.
-_CHAIN_WIDTH = {Kind.SOLO_CHAIN: 1, Kind.PAIR_CHAIN: 2, Kind.TRIO_CHAIN: 3,
-                Kind.PLANE_SOLO: 3, Kind.PLANE_PAIR: 3, Kind.QUAD_CHAIN: 4, Kind.CARRIER: 4,
-                Kind.SPACESHIP: 4}
 _READINGS_HINT = 8     # a first buffer for the readings of some cards; more get their own
 _KIND_IDS = frozenset(int(k) for k in Kind)
-_SINGLE_CORE = {Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.FOUR_TWO_SOLO: 4,
-                Kind.FOUR_TWO_PAIR: 4, Kind.QUAD_TRIO: 4, Kind.DRESS: 4}
 
 
 class Move:
@@ -39,7 +36,7 @@ class Move:
     __slots__ = ("packed", "kind", "rank", "length")
     PASS: "Move"
 
-    def __init__(self, packed: int, kind, rank: int = 0, length: int = 1):
+    def __init__(self, packed: int, kind: Kind | int, rank: int = 0, length: int = 1):
         if not is_whole(kind) or int(kind) not in _KIND_IDS:
             raise IllegalMoveError(f"unknown kind id {short(kind)}")
         for name, v, top in (("packed", packed, (1 << 60) - 1), ("rank", rank, 14),
@@ -63,7 +60,7 @@ class Move:
 
     # --------------------------------------------------------------- records
     @classmethod
-    def from_record(cls, record) -> "Move":
+    def from_record(cls, record: np.ndarray) -> "Move":
         """The Move of a kernel record ``[cards, info]``."""
         info = int(record[1])
         move = cls.__new__(cls)      # the kernels' fields are in range by construction
@@ -98,18 +95,20 @@ class Move:
     @property
     def is_bomb(self) -> bool:
         """Whether this is a bomb (a rank bomb, or any joker bomb)."""
-        return self.kind in (Kind.BOMB, Kind.ROCKET)
+        return bool(KINDS[self.kind, K_BOMB])
 
     def core(self) -> np.ndarray:
-        """The counts of the move's main part (the chain, trio or four), without attachments."""
+        """The counts of the move's main part (the chain, trio or four), without attachments
+        (``kernels.layout.KINDS``: the core's cards a rank)."""
         counts = self.cards
+        width = int(KINDS[self.kind, K_CORE])
+        if width == 0:                                 # the pass, bombs: all core
+            return counts
         core = np.zeros_like(counts)
-        if self.kind in _CHAIN_WIDTH:
-            core[self.rank - self.length + 1:self.rank + 1] = _CHAIN_WIDTH[self.kind]
-        elif self.kind in _SINGLE_CORE:
-            core[self.rank] = _SINGLE_CORE[self.kind]
+        if KINDS[self.kind, K_CHAIN_MIN] >= 0:
+            core[self.rank - self.length + 1:self.rank + 1] = width
         else:
-            core = counts
+            core[self.rank] = width
         return np.minimum(core, counts)     # a Move built by hand may not be a real reading
 
     def text(self) -> str:
@@ -148,7 +147,7 @@ class Move:
 
     # --------------------------------------------------------------- parsing
     @classmethod
-    def of(cls, text: str, kind, rank: int, length: int = 1) -> "Move":
+    def of(cls, text: str, kind: Kind | str | int, rank: int, length: int = 1) -> "Move":
         """The move with these cards (text, up to two decks; a '+' is ignored) and fields,
         whatever the rules: what ``repr`` writes where classic cannot parse a move."""
         if not isinstance(text, str):
@@ -157,7 +156,8 @@ class Move:
         return cls(_cards.pack(counts), kind, rank, length)
 
     @classmethod
-    def parse(cls, text: str, rules="classic", *, kind=None) -> "Move":
+    def parse(cls, text: str, rules: RulesLike = "classic", *,
+              kind: Kind | str | int | None = None) -> "Move":
         """Read a move from text such as ``'333444+55'`` or ``'pass'``.
 
         A '+' separates the main part from the attachments and picks the reading with that
@@ -220,7 +220,7 @@ def _kind_named(name) -> Kind:
     raise IllegalMoveError(f"unknown kind {short(name)}")
 
 
-def classify(cards, rules="classic") -> list[Move]:
+def classify(cards: CardsLike, rules: RulesLike = "classic") -> list[Move]:
     """Every reading of ``cards`` played as one move (empty if none)."""
     rules = as_rules(rules)
     packed = np.uint64(_cards.pack(_cards.parse(cards, rules)))
@@ -238,7 +238,7 @@ class MoveList:
 
     __slots__ = ("array", "rules")
 
-    def __init__(self, array: np.ndarray, rules):
+    def __init__(self, array: np.ndarray, rules: RulesLike):
         self.array = array
         self.rules = rules
 

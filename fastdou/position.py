@@ -13,11 +13,14 @@ make the usual two-player endgame puzzle. Text form (see the README)::
 from __future__ import annotations
 
 
+from typing import Sequence
+
 import numpy as np
 
 from fastdou import cards as _cards
 from fastdou.errors import FastdouError, PositionError
 from fastdou.generation import as_move
+from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import search as _search
 from fastdou.moves import Move
 from fastdou.rules import PROFILES, as_rules, rules as make_rules
@@ -57,8 +60,9 @@ class Position:
 
     __slots__ = ("rules", "hands", "landlord", "partner", "to_move", "last", "last_player")
 
-    def __init__(self, hands, rules="classic", *, landlord=0, partner=None, to_move=None,
-                 last=None, last_player=None):
+    def __init__(self, hands: Sequence[CardsLike], rules: RulesLike = "classic", *,
+                 landlord: int = 0, partner: int | None = None, to_move: int | None = None,
+                 last: MoveLike | None = None, last_player: int | None = None):
         rules = as_rules(rules)
         if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
             raise PositionError("hands must be a sequence of hands, one per seat")
@@ -153,7 +157,7 @@ class Position:
         return f"{hands} {self.to_move} {side} {last} {lp} {name}"
 
     @classmethod
-    def parse(cls, text: str, rules=None) -> "Position":
+    def parse(cls, text: str, rules: RulesLike | None = None) -> "Position":
         """Read the text form (``str(pos)``). ``rules``, if given, replaces the text's rules
         field (for house rules, which the text names only by preset and profile)."""
         if not isinstance(text, str):

@@ -25,12 +25,17 @@ import os
 import shutil
 import tempfile
 import zipfile
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, FastdouError, RecordError
 from fastdou import table as T
+
+if TYPE_CHECKING:
+    from fastdou.rules import Rules
+    from fastdou.simulation import SimulationResult
 
 FORMATS = (".parquet", ".csv", ".jsonl", ".npz")
 _COPY = 1 << 20
@@ -87,7 +92,7 @@ class ResultWriter:
     """Write simulation chunks to ``path`` (one of :data:`FORMATS`) atomically, with the
     metadata that :func:`metadata` builds."""
 
-    def __init__(self, path: str, rules, meta: dict):
+    def __init__(self, path: str, rules: Rules, meta: dict):
         if isinstance(path, str) and os.path.isdir(path):
             raise ArgumentError(f"--out names a folder, not a file: {path}")
         if not isinstance(path, str) or not path.endswith(FORMATS):
@@ -289,7 +294,7 @@ def _read_parquet(path):
     return out, meta
 
 
-def load_results(path: str):
+def load_results(path: str) -> SimulationResult:
     """A :class:`~fastdou.SimulationResult` from a results file (or Dask dataset): the
     rules, seed and policies of its metadata, the per-deal arrays, and the summary
     recomputed from them."""

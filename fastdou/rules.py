@@ -21,7 +21,8 @@ from fastdou.kernels import layout as L
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kinds import Kind
 
-_BOMBS = frozenset({Kind.BOMB, Kind.ROCKET, Kind.PASS})
+# Not kinds a rule set enables: the pass, and the bombs (sized by the bomb fields).
+_NOT_ENABLED = frozenset({Kind.PASS} | {k for k in Kind if L.KINDS[k, L.K_BOMB]})
 WING_TRIO = {"never": L.WING_TRIO_NEVER, "not_adjacent": L.WING_TRIO_NOT_ADJACENT,
              "anywhere": L.WING_TRIO_ANYWHERE}
 BOMB_ORDER = {"size_rank": L.BOMB_ORDER_SIZE_RANK, "rank": L.BOMB_ORDER_RANK}
@@ -32,8 +33,10 @@ BIDDING = {"score": L.BIDDING_SCORE, "score_once": L.BIDDING_SCORE_ONCE,
            "marked": L.BIDDING_MARKED}
 DOUBLING = {"none": L.DOUBLING_NONE, "farmers": L.DOUBLING_FARMERS,
             "landlord": L.DOUBLING_LANDLORD, "everyone": L.DOUBLING_EVERYONE}
-SPRING = {"none": L.SPRING_NONE, "classic": L.SPRING_CLASSIC,
-          "losers_silent": L.SPRING_LOSERS_SILENT}
+# Spring modes as (R_SPRING, R_ANTI_SPRING_PLAYS): a landlord's win where no farmer played
+# is a spring; a farmers' win where the landlord's side made exactly that many plays (classic:
+# the opening lead alone; losers_silent: none) is an anti-spring.
+SPRING = {"none": (0, 0), "classic": (1, 1), "losers_silent": (1, 0)}
 SCORING = {"landlord": L.SCORING_LANDLORD, "team": L.SCORING_TEAM,
            "points": L.SCORING_POINTS}
 
@@ -150,7 +153,7 @@ class Rules:
         a[L.R_DOUBLING] = DOUBLING[self.doubling]
         a[L.R_MAX_GRABS] = self.max_grabs
         a[L.R_HANDICAP] = self.handicap
-        a[L.R_SPRING] = SPRING[self.spring]
+        a[L.R_SPRING], a[L.R_ANTI_SPRING_PLAYS] = SPRING[self.spring]
         a[L.R_SCORING] = SCORING[self.scoring]
         a[L.R_BOMB_FACTOR:L.R_BOMB_FACTOR + 9] = self.bomb_factors
         a[L.R_JOKER_FACTOR] = self.joker_bomb_factor
@@ -198,7 +201,7 @@ class Rules:
             changes.update(bidding="call", max_grabs=0, handicap=False)
         return dataclasses.replace(self, **changes)
 
-    def replace(self, **changes) -> "Rules":
+    def replace(self, **changes: object) -> "Rules":
         """A validated copy with some fields changed (see :func:`rules` for shorthands)."""
         return dataclasses.replace(self, **_normalise(self, changes))
 
@@ -226,7 +229,7 @@ class Rules:
         if self.kitty < 0:
             bad(f"kitty must be 0 or more, not {self.kitty}")
         for k in self.kinds:
-            if not isinstance(k, Kind) or k in _BOMBS:
+            if not isinstance(k, Kind) or k in _NOT_ENABLED:
                 bad(f"kinds holds {short(k)}: not a Kind of play (bombs are set by "
                     f"bomb_min/bomb_max/joker_bombs)")
         if Kind.SOLO not in self.kinds:
@@ -399,7 +402,8 @@ def _preset(name: str) -> Rules:
     return Rules(name=name, **PRESETS[name])
 
 
-def rules(name: str | Rules = "classic", *, profile: str | None = None, **overrides) -> Rules:
+def rules(name: str | Rules = "classic", *, profile: str | None = None,
+          **overrides: object) -> Rules:
     """The preset ``name`` (one of :data:`PRESETS`), with a kicker ``profile`` and overrides.
 
     ``profile`` is ``"standard"`` (default), ``"openspiel"`` or ``"douzero"`` (docs/rules.md §2.2);

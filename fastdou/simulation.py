@@ -4,16 +4,23 @@ deal a pure function of ``(seed, deal index)``, and summarises them."""
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Callable, Sequence
+
 import numba
 import numpy as np
 
 from fastdou.checks import INT64_MAX, flag, short, whole
 from fastdou.errors import ArgumentError, PolicyError
+from fastdou.hints import RulesLike
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import GREEDY, RANDOM, USER
 from fastdou.rules import as_rules
 from fastdou.summary import Summary, Totals, preset_features, wilson  # noqa: F401
+
+if TYPE_CHECKING:
+    import matplotlib.figure
+    import pandas
 
 CHUNK = 1 << 16
 MAX_DEALS = 10 ** 12          # about two months of one machine: a typo, not a study
@@ -143,7 +150,7 @@ class SimulationResult:
         finally:
             writer.discard()
 
-    def to_pandas(self):
+    def to_pandas(self) -> "pandas.DataFrame":
         """The per-deal results as a pandas DataFrame (the table's columns, categories as
         pandas categoricals, the metadata in ``DataFrame.attrs["fastdou"]``); needs pandas
         (extra ``parquet``) and ``per_deal=True``."""
@@ -156,7 +163,8 @@ class SimulationResult:
         df.attrs["fastdou"] = self.metadata()
         return df
 
-    def plot(self, path=None, *, others=(), labels=None):
+    def plot(self, path: str | None = None, *, others: Sequence = (),
+             labels: Sequence[str] | None = None) -> "matplotlib.figure.Figure":
         """The report figure (see :func:`fastdou.plots.report`); saved to ``path`` if given.
         ``others``: more results to compare side by side. Needs matplotlib (extra ``plot``)
         and per-deal results."""
@@ -197,10 +205,11 @@ def result_from_per_deal(arrays: dict, rules, *, seed: int, policies, first: int
                             per_deal=arrays, policies=tuple(policies), first=int(first))
 
 
-def simulate(deals: int, rules="classic", policies="random", *, seed: int = 0,
-             threads: int | None = None, per_deal: bool = False, first: int = 0,
-             progress=None, on_chunk=None, client=None, out=None,
-             chunk=None) -> SimulationResult:
+def simulate(deals: int, rules: RulesLike = "classic", policies: object = "random", *,
+             seed: int = 0, threads: int | None = None, per_deal: bool = False,
+             first: int = 0, progress: bool | None = None,
+             on_chunk: Callable[[dict], None] | None = None, client: object = None,
+             out: str | None = None, chunk: int | None = None) -> SimulationResult:
     """Play ``deals`` deals (indices ``first`` .. ``first + deals - 1``) of ``seed``.
 
     ``policies``: ``"random"``, ``"greedy"``, an ``@njit`` function

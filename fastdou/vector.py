@@ -49,6 +49,7 @@ import numpy as np
 
 from fastdou.checks import flag, short, whole
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, PolicyError
+from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
@@ -129,9 +130,9 @@ def _seat_codes(opponents, rules):
 class VectorEnv:
     """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
 
-    def __init__(self, rules="classic", num_envs: int = 1024, *, seed: int = 0,
-                 encoding: str = "fastdou", start: str = "bidding", threads=None,
-                 opponents=None, check: bool = True):
+    def __init__(self, rules: RulesLike = "classic", num_envs: int = 1024, *, seed: int = 0,
+                 encoding: str = "fastdou", start: str = "bidding",
+                 threads: int | None = None, opponents: object = None, check: bool = True):
         from fastdou.actions import action_table
         self.rules = as_rules(rules)
         self.num_envs = whole("num_envs", num_envs, 1, KV.MAX_SLOTS)
@@ -175,7 +176,7 @@ class VectorEnv:
         self._started = False
 
     # ----------------------------------------------------------------- API
-    def reset(self, seed=None):
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict]:
         """Deal a new game in every slot: with ``seed``, game 0 of every slot under that
         seed; without, every slot's next game. Returns ``(obs, info)``."""
         if seed is not None:
@@ -190,7 +191,7 @@ class VectorEnv:
         self._started = True
         return self.obs, self._info()
 
-    def step(self, actions):
+    def step(self, actions: np.ndarray) -> tuple:
         """Apply one action id per game (for the seat ``info["seat"]`` names) and play on
         to the caller's next turn; returns ``(obs, rewards, terminations, truncations,
         info)``. An illegal id raises IllegalMoveError naming the game (no game is changed

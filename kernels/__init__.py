@@ -38,7 +38,9 @@ Functions:
 * :func:`first_invalid` ``(records, rules) -> int``: the first record that is no legal move;
 * :func:`generate_batch` ``(hands, lasts, rules) -> (moves, offsets)``: responses of many
   hands in parallel (``prange``); :func:`count_batch` counts them;
-* :func:`emit` ``(hand, rules, query(...), out)``: the generator itself, with filters.
+* :func:`emit` ``(hand, rules, query(...), out)``: the generator itself, with filters
+  (:func:`lead_query` every move, :func:`bomb_query` ``(power)`` the bombs above a power);
+  the kinds it knows are the rows of ``layout.KINDS``.
 
 Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` array of
 ``SEARCH_SIZE`` entries (``S_SEATS``, ``S_TO_MOVE``, ``S_LAST_CARDS``, ``S_LAST_INFO``,
@@ -75,7 +77,7 @@ Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` ar
 """
 
 from fastdou.kernels.batch import count_batch, generate_batch
-from fastdou.kernels.generate import bomb_power, emit, query
+from fastdou.kernels.generate import bomb_power, bomb_query, emit, lead_query, query
 from fastdou.kernels.moves import (
     beats, count_leading, count_responses, first_invalid, is_bomb, kind_of, leading_moves,
     length_of, new_moves, rank_of, readings, responses,
@@ -90,10 +92,10 @@ from fastdou.kernels.search import (
 from fastdou.kernels.solver import min_plays, perft
 
 __all__ = [
-    "beats", "bomb_power", "contains", "count", "count_batch", "count_leading",
+    "beats", "bomb_power", "bomb_query", "contains", "count", "count_batch", "count_leading",
     "count_responses", "emit", "first_invalid", "generate_batch", "is_bomb", "kind_of",
-    "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query", "rank_of",
-    "readings", "responses", "size", "unpack", "unpack_rows",
+    "lead_query", "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query",
+    "rank_of", "readings", "responses", "size", "unpack", "unpack_rows",
     "LANDLORD_SIDE", "OTHER_SIDE", "S_HANDS", "S_HASH", "S_LAST_CARDS", "S_LAST_INFO",
     "S_LAST_PLAYER", "S_SEATS", "S_TEAM", "S_TO_MOVE", "S_WINNER", "SEARCH_SIZE", "UNDO_SIZE",
     "actions", "count_actions", "goes_out", "hand_of", "is_leading", "is_terminal",

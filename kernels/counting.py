@@ -17,16 +17,16 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    JOKERS, NO_BOMBS, NON_JOKERS, TOP_POWER, _ge, _size_ok, _trio_forbidden, hand_masks,
+    JOKERS, NO_BOMBS, NON_JOKERS, _ge, _size_ok, _trio_forbidden, held, joker_bomb_power,
+    link_size, lone_joker_power, rank_bomb_power, scan, wanted,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB_ORDER_RANK, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO,
-    JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
-    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
-    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
-    R_MAX_MOVE, R_PAIR_CHAIN_MIN, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
-    R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO,
+    BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
+    JOKER_BOMBS_LONE, K_CHAIN_MIN, K_CORE, KINDS, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
+    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
+    R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_MAX_MOVE, R_QUAD_CHAIN_MIN,
+    R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO,
     TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.packing import count
@@ -180,60 +180,60 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
 
 
 @leaf
-def _plane_solos(h, rules, trios, min_len, want_len, want_size, above, m1, m2, poly):
+def _plane_solos(h, rules, sc, poly):
     """Trio chains with solo wings, one chain at a time (``poly``: scratch of MAX_WINGS + 1)."""
-    chain = trios & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    chain = sc.trios & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n = 0
     starts = chain
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = _lengths(_run(chain, s), s, 4, min_len, want_len, want_size, above,
-                          rules[R_MAX_MOVE])
+        lo, hi = _lengths(_run(chain, s), s, link_size(PLANE_SOLO), rules[R_TRIO_CHAIN_MIN],
+                          sc.want_len, sc.want_size, sc.above, sc.max_move)
         for length in range(lo, hi + 1):
-            n += _solo_wings(h, rules, s, s + length - 1, length, m1, m2, poly)
+            n += _solo_wings(h, rules, s, s + length - 1, length, sc.ones, sc.twos, poly)
     return n
 
 
 @leaf
-def _winged_chains(rules, per, wide, wings, min_len, want_len, want_size, above):
-    """Chains of the ranks in ``wide`` carrying one group per chain rank from the distinct
-    ranks of ``wings`` outside the chain: planes with pairs, carriers."""
-    chain = wide & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+def _winged_chains(rules, sc, kind, links, wings):
+    """Chains of ``kind`` on the ranks in ``links`` carrying one group a link from the
+    distinct ranks of ``wings`` off the chain: planes with pairs, carriers."""
+    chain = links & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n = 0
     starts = chain
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = _lengths(_run(chain, s), s, per, min_len, want_len, want_size, above,
-                          rules[R_MAX_MOVE])
+        lo, hi = _lengths(_run(chain, s), s, link_size(kind), rules[KINDS[kind, K_CHAIN_MIN]],
+                          sc.want_len, sc.want_size, sc.above, sc.max_move)
         for length in range(lo, hi + 1):
             n += binomial(popcount(wings & ~span(s, s + length - 1)), length)
     return n
 
 
 @leaf
-def _spaceships(rules, fours, trios, min_len, want_len, want_size, above, above2):
-    """Quad chain plus a trio chain of the same length elsewhere (``_spaceship``)."""
-    chain = fours & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+def _spaceships(rules, sc):
+    """Quad chain plus a trio chain of the same length elsewhere (``generate._spaceship``)."""
     lo_rank = rules[R_CHAIN_LOW]
     hi_rank = rules[R_CHAIN_HIGH]
+    chain = sc.fours & span(lo_rank, hi_rank)
     n = 0
     starts = chain
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
         # top >= above here (not >): the trio chain breaks a tie of the quad chains.
-        lo, hi = _lengths(_run(chain, s), s, 7, min_len, want_len, want_size, above - 1,
-                          rules[R_MAX_MOVE])
+        lo, hi = _lengths(_run(chain, s), s, link_size(SPACESHIP), rules[R_QUAD_CHAIN_MIN],
+                          sc.want_len, sc.want_size, sc.above - 1, sc.max_move)
         for length in range(lo, hi + 1):
             t = s + length - 1
             for s2 in range(lo_rank, hi_rank - length + 2):
                 t2 = s2 + length - 1
-                if (s2 <= t and t2 >= s) or (t == above and t2 <= above2):
+                if (s2 <= t and t2 >= s) or (t == sc.above and t2 <= sc.above2):
                     continue
                 need = span(s2, t2)
-                if trios & need == need:
+                if sc.trios & need == need:
                     n += 1
     return n
 
@@ -249,37 +249,34 @@ def _bomb_count(h, rules, want_size, above_power):
         for s in range(bmin, bmax + 1):      # every (rank, size) with size <= count
             n += popcount(_ge(h, s) & NON_JOKERS)
     elif bmin > 0:
-        order_rank = rules[R_BOMB_ORDER] == BOMB_ORDER_RANK
         m = _ge(h, bmin) & NON_JOKERS
         while m:
             r = lowest_bit(m)
             m &= m - 1
             for s in range(bmin, min(count(h, r), rules[R_BOMB_MAX]) + 1):
-                power = r if order_rank else 16 * s + r
-                if power > above_power and _size_ok(s, want_size, max_move):
+                if rank_bomb_power(s, r, rules) > above_power \
+                        and _size_ok(s, want_size, max_move):
                     n += 1
     jb = rules[R_JOKER_BOMBS]
     small = count(h, SMALL_JOKER)
     big = count(h, BIG_JOKER)
     if jb == JOKER_BOMBS_LONE:
         for r in range(SMALL_JOKER, BIG_JOKER + 1):
-            if count(h, r) >= 1 and TOP_POWER - BIG_JOKER + r > above_power \
+            if count(h, r) >= 1 and lone_joker_power(r) > above_power \
                     and _size_ok(1, want_size, max_move):
                 n += 1
     elif jb == JOKER_BOMBS_ALL:
         d = rules[R_DECKS]
-        if small >= d and big >= d and TOP_POWER > above_power \
+        if small >= d and big >= d and joker_bomb_power(2 * d, rules) > above_power \
                 and _size_ok(2 * d, want_size, max_move):
             n += 1
     elif jb == JOKER_BOMBS_ANY:
-        all_jokers = 2 * rules[R_DECKS]
         for b in range(small + 1):
             for g in range(big + 1):
                 j = b + g
                 if j < 2 or not _size_ok(j, want_size, max_move):
                     continue
-                power = TOP_POWER if j == all_jokers else 32 * j + 15
-                if power > above_power:
+                if joker_bomb_power(j, rules) > above_power:
                     n += 1
     return n
 
@@ -287,65 +284,52 @@ def _bomb_count(h, rules, want_size, above_power):
 @kernel
 def count_moves(h, rules, q):
     """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
-    want_kind, want_len, want_size, above, above2, above_power = q
     h = np.uint64(h)
-    kinds, max_move, up, m1, m2, trios, fours, pairs, solos = hand_masks(h, rules, q)
-    n1, n2, n3, n4 = popcount(m1), popcount(m2), popcount(trios), popcount(pairs)
+    sc = scan(h, rules, q)
+    n1, n2, n3, n4 = popcount(sc.ones), popcount(sc.twos), popcount(sc.trios), \
+        popcount(sc.pairs)
     n = 0
-    for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
-                               (QUAD, 4, fours)):
-        if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):
-            n += popcount(mask & up)
+    for kind, mask in ((SOLO, sc.solos), (PAIR, sc.pairs), (TRIO, sc.trios), (QUAD, sc.fours)):
+        if wanted(sc, kind, 1):
+            n += popcount(mask & sc.up)
     # Trio + a kicker: any other rank (a solo), any other pair.
-    t_up = popcount(trios & up)
-    if kinds & (1 << TRIO_SOLO) and _size_ok(4, want_size, max_move):
+    t_up = popcount(sc.trios & sc.up)
+    if wanted(sc, TRIO_SOLO, 1):
         n += t_up * (n1 - 1)
-    if kinds & (1 << TRIO_PAIR) and _size_ok(5, want_size, max_move):
+    if wanted(sc, TRIO_PAIR, 1):
         n += t_up * (n4 - 1)
     # Four + kickers, per four of a rank (the four's rank is in every mask above).
-    f_up = popcount(fours & up)
+    f_up = popcount(sc.fours & sc.up)
     if f_up:
-        if kinds & (1 << FOUR_TWO_SOLO) and _size_ok(6, want_size, max_move):
-            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and m1 & JOKERS == JOKERS else 0
+        if wanted(sc, FOUR_TWO_SOLO, 1):
+            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and sc.ones & JOKERS == JOKERS else 0
             n += f_up * ((n2 - 1) + binomial(n1 - 1, 2) - rocket)
-        if kinds & (1 << FOUR_TWO_PAIR) and _size_ok(8, want_size, max_move):
+        if wanted(sc, FOUR_TWO_PAIR, 1):
             n += f_up * binomial(n4 - 1, 2)
-        if kinds & (1 << QUAD_TRIO) and _size_ok(7, want_size, max_move):
+        if wanted(sc, QUAD_TRIO, 1):
             n += f_up * (n3 - 1)
-        if kinds & (1 << DRESS) and _size_ok(9, want_size, max_move):
+        if wanted(sc, DRESS, 1):
             n += f_up * (n3 - 1) * (n4 - 2)
-    lo, hi = rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]
-    chain_ranks = span(lo, hi)
-    if kinds & (1 << SOLO_CHAIN):
-        n += _chain_count(m1 & chain_ranks, 1, rules[R_SOLO_CHAIN_MIN], want_len, want_size,
-                          above, max_move)
-    if kinds & (1 << PAIR_CHAIN):
-        n += _chain_count(m2 & chain_ranks, 2, rules[R_PAIR_CHAIN_MIN], want_len, want_size,
-                          above, max_move)
-    trio_min = rules[R_TRIO_CHAIN_MIN]
-    quad_min = rules[R_QUAD_CHAIN_MIN]
-    if kinds & (1 << TRIO_CHAIN):
-        n += _chain_count(trios & chain_ranks, 3, trio_min, want_len, want_size, above,
-                          max_move)
-    if kinds & (1 << QUAD_CHAIN):
-        n += _chain_count(fours & chain_ranks, 4, quad_min, want_len, want_size, above,
-                          max_move)
+    chain_ranks = span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    for kind in (SOLO_CHAIN, PAIR_CHAIN, TRIO_CHAIN, QUAD_CHAIN):
+        if sc.kinds & (1 << kind):
+            n += _chain_count(held(sc, KINDS[kind, K_CORE]) & chain_ranks, link_size(kind),
+                              rules[KINDS[kind, K_CHAIN_MIN]], sc.want_len, sc.want_size,
+                              sc.above, sc.max_move)
     # Chains with wings: two adjacent trios (quads) on chain ranks at least (min_len >= 2).
-    t_chain = trios & chain_ranks
+    t_chain = sc.trios & chain_ranks
     if t_chain & (t_chain >> 1):
-        if kinds & (1 << PLANE_SOLO):
+        if sc.kinds & (1 << PLANE_SOLO):
             poly = carray(_stack_poly(), MAX_WINGS + 1)
-            n += _plane_solos(h, rules, trios, trio_min, want_len, want_size, above, m1, m2,
-                              poly)
-        if kinds & (1 << PLANE_PAIR):
-            n += _winged_chains(rules, 5, trios, pairs, trio_min, want_len, want_size, above)
-    f_chain = fours & chain_ranks
+            n += _plane_solos(h, rules, sc, poly)
+        if sc.kinds & (1 << PLANE_PAIR):
+            n += _winged_chains(rules, sc, PLANE_PAIR, sc.trios, sc.pairs)
+    f_chain = sc.fours & chain_ranks
     if f_chain & (f_chain >> 1):
-        if kinds & (1 << CARRIER):
-            n += _winged_chains(rules, 7, fours, trios, quad_min, want_len, want_size, above)
-        if kinds & (1 << SPACESHIP):
-            n += _spaceships(rules, fours, trios, quad_min, want_len, want_size, above,
-                             above2)
-    if above_power < NO_BOMBS:
-        n += _bomb_count(h, rules, want_size, above_power)
+        if sc.kinds & (1 << CARRIER):
+            n += _winged_chains(rules, sc, CARRIER, sc.fours, sc.trios)
+        if sc.kinds & (1 << SPACESHIP):
+            n += _spaceships(rules, sc)
+    if q[5] < NO_BOMBS:
+        n += _bomb_count(h, rules, sc.want_size, q[5])
     return n

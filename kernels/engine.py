@@ -15,13 +15,14 @@ import numpy as np
 from fastdou.kernels.deal import mix64, next_below, stream
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
-    BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_SCORE, BIDDING_SCORE_ONCE, BOMB,
+    BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_MODES, BIDDING_SCORE_ONCE, BOMB,
+    M_BIDS,
     DOUBLING_EVERYONE, DOUBLING_FARMERS, DOUBLING_LANDLORD, DOUBLING_NONE, MAX_DECK, N_RANKS,
     R_BIDDING,
     R_BOMB_FACTOR, R_CARD_POINTS, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP, R_JOKER_FACTOR,
     R_KITTY, R_KITTY_TO_LANDLORD, R_KITTY_TRUMP, R_MAX_BID, R_MAX_GRABS, R_MAX_REDEALS,
-    R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS, SMALL_JOKER,
-    SPRING_CLASSIC, SPRING_LOSERS_SILENT,
+    R_ANTI_SPRING_PLAYS, R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS,
+    SMALL_JOKER,
 )
 from fastdou.kernels.moves import actions_of_play, kind_of
 from fastdou.kernels.packing import count, size, unit
@@ -297,9 +298,8 @@ def _put_value(out, n, value):
 def _bid_values(state, rules, out):
     """The bidding phase's actions: 0 (pass / decline) first, then the allowed values.
     Returns how many there are, writing only as many as fit."""
-    mode = rules[R_BIDDING]
     n = _put_value(out, 0, 0)
-    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
+    if BIDDING_MODES[rules[R_BIDDING], M_BIDS]:
         for b in range(state[G_BID] + 1, rules[R_MAX_BID] + 1):
             n = _put_value(out, n, b)
     else:
@@ -348,7 +348,7 @@ def _bid(state, rules, v, scratch):
     p = state[G_PLAYER]
     state[G_TURNS] += 1
     nxt = (p + 1) % players
-    if mode == BIDDING_SCORE or mode == BIDDING_SCORE_ONCE:
+    if BIDDING_MODES[mode, M_BIDS]:
         if v > 0:
             state[G_BID] = v
             state[G_BIDDER] = p
@@ -514,15 +514,11 @@ def _finish(state, rules, p):
     state[G_PHASE] = PH_DONE
     state[G_OUT] = p
     state[G_WINNER] = SIDE_LANDLORD if landlord_won else SIDE_FARMERS
-    spring = rules[R_SPRING]
-    if spring == SPRING_CLASSIC:
+    if rules[R_SPRING]:
         if landlord_won and state[G_OTHER_PLAYS] == 0:
             state[G_SPRING] = SPRUNG_SPRING
-        elif not landlord_won and state[G_TEAM_PLAYS] == 1:
+        elif not landlord_won and state[G_TEAM_PLAYS] == rules[R_ANTI_SPRING_PLAYS]:
             state[G_SPRING] = SPRUNG_ANTI
-    elif spring == SPRING_LOSERS_SILENT:
-        if (state[G_OTHER_PLAYS] if landlord_won else state[G_TEAM_PLAYS]) == 0:
-            state[G_SPRING] = SPRUNG_SPRING if landlord_won else SPRUNG_ANTI
     if state[G_SPRING] != SPRUNG_NONE:
         state[G_MULT] *= 2
     stake = state[G_BID] * state[G_MULT] * SCORE_UNIT

@@ -7,34 +7,51 @@ Moves are written as records into ``out`` (a ``uint64`` array of shape ``(cap, 2
 loops visit only ranks that can take part.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
+    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
     FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
-    JOKER_BOMBS_LONE, PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO,
-    R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS,
-    R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_CHAIN_MIN,
-    R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, R_WING_TRIO,
-    ROCKET, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
-    WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS, PAIR, PASS, PLANE_SOLO, QUAD,
+    QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW,
+    R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE,
+    R_ROCKET_KICKERS, R_WING_TRIO, ROCKET, SMALL_JOKER, SOLO, SPACESHIP, TRIO, TRIO_PAIR,
+    TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
 
 ANY = -1             # kind filter: every kind
+NO_KIND = PASS       # kind filter: no kind but bombs
 NO_BOMBS = 1 << 40   # bomb filter: no bomb is above this power
 TOP_POWER = 1 << 20  # the power of a bomb that beats everything
 RANKS = (1 << 15) - 1
 NON_JOKERS = (1 << SMALL_JOKER) - 1
 JOKERS = RANKS ^ NON_JOKERS
+FOURS_KINDS = (1 << FOUR_TWO_SOLO) | (1 << FOUR_TWO_PAIR) | (1 << QUAD_TRIO) | (1 << DRESS)
+
+# What ``emit`` and its counting twin know of one call: the filters (see :func:`query`), the
+# kinds wanted, the largest move, the ranks above the filter's rank (``up``), and the ranks
+# the hand holds at least once (``ones``), twice, three and four times (no jokers), as pairs
+# and as solos (jokers as the rules allow).
+Scan = namedtuple("Scan", ("kinds", "max_move", "want_len", "want_size", "above", "above2",
+                           "up", "ones", "twos", "trios", "fours", "pairs", "solos"))
 
 
 @kernel
 def info(kind, rank, length):
     """The info word of a move record."""
     return np.uint64(kind | (rank << INFO_RANK_SHIFT) | (length << INFO_LENGTH_SHIFT))
+
+
+@kernel
+def link_size(kind):
+    """Cards of each core rank of ``kind`` with its attachments: the size of a move of a kind
+    that is not a chain, of one link of a chain (``layout.KINDS``)."""
+    return KINDS[kind, K_CORE] + KINDS[kind, K_KICKERS]
 
 
 @leaf
@@ -51,21 +68,43 @@ def _nib(w, r):
 
 
 @kernel
+def is_bomb_kind(kind):
+    """Whether ``kind`` is a bomb's (``layout.KINDS``): it beats every non-bomb."""
+    return 0 <= kind < N_KINDS and KINDS[kind, K_BOMB] != 0
+
+
+# Bomb powers: a bomb beats another iff its power is larger.
+@kernel
+def rank_bomb_power(cards, rank, rules):
+    """A bomb of ``cards`` cards of ``rank``: more cards first, then the rank (or the rank
+    alone: BOMB_ORDER_RANK)."""
+    return rank if rules[R_BOMB_ORDER] == BOMB_ORDER_RANK else 16 * cards + rank
+
+
+@kernel
+def joker_bomb_power(jokers, rules):
+    """A bomb of ``jokers`` jokers: every joker of the deck beats everything; fewer
+    (JOKER_BOMBS_ANY) beat the rank bombs of up to twice as many cards."""
+    return TOP_POWER if jokers >= 2 * rules[R_DECKS] else 32 * jokers + 15
+
+
+@kernel
+def lone_joker_power(rank):
+    """A lone joker of ``rank`` (JOKER_BOMBS_LONE): above every rank bomb, big over small."""
+    return TOP_POWER - BIG_JOKER + rank
+
+
+@kernel
 def bomb_power(cards, kind, rank, rules):
-    """Order of bombs: a bomb beats another iff its power is larger; -1 for a non-bomb."""
-    if kind == ROCKET:
-        if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ANY:
-            jokers = count(cards, SMALL_JOKER) + count(cards, BIG_JOKER)
-            if jokers < 2 * rules[R_DECKS]:
-                return 32 * jokers + 15   # above rank bombs of up to 2J cards
-        return TOP_POWER
-    if kind != BOMB:
+    """The power of a move (packed ``cards`` read as ``kind`` and ``rank``); -1 for a
+    non-bomb."""
+    if not is_bomb_kind(kind):
         return -1
-    if rank >= SMALL_JOKER:                # a lone joker (jinling): above every rank bomb
-        return TOP_POWER - BIG_JOKER + rank
-    if rules[R_BOMB_ORDER] == BOMB_ORDER_RANK:
-        return rank
-    return 16 * size(cards) + rank
+    if kind == ROCKET:
+        return joker_bomb_power(count(cards, SMALL_JOKER) + count(cards, BIG_JOKER), rules)
+    if rank >= SMALL_JOKER:
+        return lone_joker_power(rank)
+    return rank_bomb_power(size(cards), rank, rules)
 
 
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
@@ -92,16 +131,36 @@ def _size_ok(s, want_size, max_move):
     return s <= max_move and (want_size == 0 or s == want_size)
 
 
+@kernel
+def wanted(sc, kind, length):
+    """Whether ``sc`` asks for moves of ``kind`` of chain ``length`` (enabled, and of the
+    size wanted)."""
+    return sc.kinds & (1 << kind) != 0 and \
+        _size_ok(length * link_size(kind), sc.want_size, sc.max_move)
+
+
+@kernel
+def held(sc, copies):
+    """The ranks (jokers aside) held at least ``copies`` (1..4) times: a chain's links."""
+    if copies == 1:
+        return sc.ones
+    if copies == 2:
+        return sc.twos
+    return sc.trios if copies == 3 else sc.fours
+
+
 @leaf
-def _wings(out, n, core, kind, rank, length, caps, cand, k, per, no_rocket, trio_bad):
-    """Emit ``core`` + ``per`` x W for every packed multiset W of ``k`` units with W <= caps.
+def _wings(out, n, head, caps, cand, per, no_rocket, trio_bad):
+    """Emit the move ``head`` = (core, kind, rank, length) with ``per`` x W added, for every
+    packed multiset W of ``length`` units with W <= caps.
 
     ``cand``: mask of the ranks with a non-zero cap. ``no_rocket``: W may not hold both
     jokers. ``trio_bad``: ranks where W may not hold exactly 3. W runs through all vectors
     in decreasing lexicographic order (low ranks filled first).
     """
+    core, kind, rank, length = head
     w = np.uint64(0)
-    rem = k
+    rem = length
     m = cand
     while m and rem:
         r = lowest_bit(m)
@@ -171,9 +230,11 @@ def _trio_forbidden(r, lo, hi, rules):
 
 
 @leaf
-def _plane_solo(out, n, h, rules, core, s, t, length, m1):
-    """A trio chain s..t with ``length`` single wings from the ranks outside it."""
-    cand = m1 & ~span(s, t)
+def _plane_solo(out, n, h, rules, sc, core, s, t):
+    """The trio chain ``core`` on ranks s..t with one single wing a link, from the ranks
+    outside it."""
+    length = t - s + 1
+    cand = sc.ones & ~span(s, t)
     bomb_wings = rules[R_BOMB_WINGS] != 0
     caps = np.uint64(0)
     trio_bad = 0
@@ -190,7 +251,7 @@ def _plane_solo(out, n, h, rules, core, s, t, length, m1):
             else:
                 cap = 2
         caps += unit(r, cap)
-    return _wings(out, n, core, PLANE_SOLO, t, length, caps, cand, length, 1,
+    return _wings(out, n, (core, PLANE_SOLO, t, length), caps, cand, 1,
                   rules[R_ROCKET_KICKERS] == 0, trio_bad)
 
 
@@ -206,20 +267,14 @@ def _spread(mask):
 
 
 @leaf
-def _chains(out, n, h, rules, kind, width, wide, min_len, want_len, want_size, above, above2,
-            masks):
-    """Chains of ``width`` cards a rank (``wide``: the ranks with that many), and the kinds
-    built on them: planes, carriers, spaceships."""
-    m1, pairs, trios = masks
-    chain = wide & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
-    max_move = rules[R_MAX_MOVE]
-    per = width
-    if kind == PLANE_SOLO:
-        per = 4
-    elif kind == PLANE_PAIR:
-        per = 5
-    elif kind == CARRIER or kind == SPACESHIP:
-        per = 7
+def _chains(out, n, h, rules, sc, kind):
+    """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) and what they
+    carry: wings, a carrier's trios, a spaceship's trio chain."""
+    width = KINDS[kind, K_CORE]
+    group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
+    per = link_size(kind)
+    min_len = rules[KINDS[kind, K_CHAIN_MIN]]
+    chain = held(sc, width) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     starts = chain
     while starts:
         s = lowest_bit(starts)
@@ -230,28 +285,24 @@ def _chains(out, n, h, rules, kind, width, wide, min_len, want_len, want_size, a
             core += unit(t, width)
             length = t - s + 1
             t += 1
-            if per * length > max_move:
+            if per * length > sc.max_move:
                 break
-            if length < min_len or (want_len != 0 and length != want_len):
+            if length < min_len or (sc.want_len != 0 and length != sc.want_len):
                 continue
-            if want_size != 0 and per * length != want_size:
+            if sc.want_size != 0 and per * length != sc.want_size:
                 continue
             top = t - 1
             if kind == SPACESHIP:
-                if top >= above:
-                    n = _spaceship(out, n, rules, core, s, top, length, above, above2, trios)
+                if top >= sc.above:
+                    n = _spaceship(out, n, rules, sc, core, s, top)
                 continue
-            if top <= above:
+            if top <= sc.above:
                 continue
             if kind == PLANE_SOLO:
-                n = _plane_solo(out, n, h, rules, core, s, top, length, m1)
-            elif kind == PLANE_PAIR:
-                cand = pairs & ~span(s, top)
-                n = _wings(out, n, core, kind, top, length, _spread(cand), cand, length, 2,
-                           False, 0)
-            elif kind == CARRIER:
-                cand = trios & ~span(s, top)
-                n = _wings(out, n, core, kind, top, length, _spread(cand), cand, length, 3,
+                n = _plane_solo(out, n, h, rules, sc, core, s, top)
+            elif group > 0:        # a pair (trio) of each of ``length`` ranks off the chain
+                cand = (sc.pairs if group == 2 else sc.trios) & ~span(s, top)
+                n = _wings(out, n, (core, kind, top, length), _spread(cand), cand, group,
                            False, 0)
             else:
                 n = _put(out, n, core, kind, top, length)
@@ -259,14 +310,16 @@ def _chains(out, n, h, rules, kind, width, wide, min_len, want_len, want_size, a
 
 
 @leaf
-def _spaceship(out, n, rules, quads, s, t, length, above, above2, trios):
-    """Quad chain s..t plus every trio chain of the same length on other chain ranks."""
+def _spaceship(out, n, rules, sc, quads, s, t):
+    """The quad chain ``quads`` on s..t plus every trio chain of the same length on other
+    chain ranks (above the query's, ``above2``, when the quad chains tie)."""
+    length = t - s + 1
     for s2 in range(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH] - length + 2):
         t2 = s2 + length - 1
-        if (s2 <= t and t2 >= s) or (t == above and t2 <= above2):
+        if (s2 <= t and t2 >= s) or (t == sc.above and t2 <= sc.above2):
             continue
         need = span(s2, t2)
-        if trios & need == need:
+        if sc.trios & need == need:
             n = _put(out, n, quads + _spread(need) * np.uint64(3), SPACESHIP, t, length)
     return n
 
@@ -277,58 +330,55 @@ def _bombs(out, n, h, rules, want_size, above_power):
     max_move = rules[R_MAX_MOVE]
     bmin = rules[R_BOMB_MIN]
     if bmin > 0:
-        order_rank = rules[R_BOMB_ORDER] == BOMB_ORDER_RANK
         m = _ge(h, bmin) & NON_JOKERS
         while m:
             r = lowest_bit(m)
             m &= m - 1
             for s in range(bmin, min(count(h, r), rules[R_BOMB_MAX]) + 1):
-                power = r if order_rank else 16 * s + r
-                if power > above_power and _size_ok(s, want_size, max_move):
+                if rank_bomb_power(s, r, rules) > above_power \
+                        and _size_ok(s, want_size, max_move):
                     n = _put(out, n, unit(r, s), BOMB, r, 1)
     jb = rules[R_JOKER_BOMBS]
     small = count(h, SMALL_JOKER)
     big = count(h, BIG_JOKER)
     if jb == JOKER_BOMBS_LONE:
         for r in range(SMALL_JOKER, BIG_JOKER + 1):
-            if count(h, r) >= 1 and TOP_POWER - BIG_JOKER + r > above_power \
+            if count(h, r) >= 1 and lone_joker_power(r) > above_power \
                     and _size_ok(1, want_size, max_move):
                 n = _put(out, n, unit(r, 1), BOMB, r, 1)
     elif jb == JOKER_BOMBS_ALL:
         d = rules[R_DECKS]
-        if small >= d and big >= d and TOP_POWER > above_power \
+        if small >= d and big >= d and joker_bomb_power(2 * d, rules) > above_power \
                 and _size_ok(2 * d, want_size, max_move):
             n = _put(out, n, unit(SMALL_JOKER, d) + unit(BIG_JOKER, d), ROCKET, BIG_JOKER, 1)
     elif jb == JOKER_BOMBS_ANY:
-        all_jokers = 2 * rules[R_DECKS]
         for b in range(small + 1):
             for g in range(big + 1):
                 j = b + g
                 if j < 2 or not _size_ok(j, want_size, max_move):
                     continue
-                power = TOP_POWER if j == all_jokers else 32 * j + 15
-                if power > above_power:
+                if joker_bomb_power(j, rules) > above_power:
                     n = _put(out, n, unit(SMALL_JOKER, b) + unit(BIG_JOKER, g), ROCKET,
                              BIG_JOKER if g > 0 else SMALL_JOKER, 1)
     return n
 
 
 @leaf
-def _fours(out, n, h, rules, kinds, want_size, fours, m1, pairs, trios):
+def _fours(out, n, h, rules, sc):
     """Kinds built on exactly four of a rank: four_two_solo/pair, quad_trio, dress."""
-    max_move = rules[R_MAX_MOVE]
     no_rocket = rules[R_ROCKET_KICKERS] == 0
-    solo2 = kinds & (1 << FOUR_TWO_SOLO) and _size_ok(6, want_size, max_move)
-    pair2 = kinds & (1 << FOUR_TWO_PAIR) and _size_ok(8, want_size, max_move)
-    quad_trio = kinds & (1 << QUAD_TRIO) and _size_ok(7, want_size, max_move)
-    dress = kinds & (1 << DRESS) and _size_ok(9, want_size, max_move)
+    solo2 = wanted(sc, FOUR_TWO_SOLO, 1)
+    pair2 = wanted(sc, FOUR_TWO_PAIR, 1)
+    quad_trio = wanted(sc, QUAD_TRIO, 1)
+    dress = wanted(sc, DRESS, 1)
+    fours = sc.fours & sc.up
     while fours:
         f = lowest_bit(fours)
         fours &= fours - 1
         core = unit(f, 4)
         others = ~(1 << f)
         if solo2:
-            ma = m1 & others
+            ma = sc.ones & others
             while ma:
                 a = lowest_bit(ma)
                 ma &= ma - 1
@@ -341,7 +391,7 @@ def _fours(out, n, h, rules, kinds, want_size, fours, m1, pairs, trios):
                     if not (no_rocket and a == SMALL_JOKER):
                         n = _put(out, n, core + unit(a, 1) + unit(b, 1), FOUR_TWO_SOLO, f, 1)
         if pair2:
-            ma = pairs & others
+            ma = sc.pairs & others
             while ma:
                 a = lowest_bit(ma)
                 ma &= ma - 1
@@ -351,14 +401,14 @@ def _fours(out, n, h, rules, kinds, want_size, fours, m1, pairs, trios):
                     mb &= mb - 1
                     n = _put(out, n, core + unit(a, 2) + unit(b, 2), FOUR_TWO_PAIR, f, 1)
         if quad_trio or dress:
-            mt = trios & others
+            mt = sc.trios & others
             while mt:
                 t = lowest_bit(mt)
                 mt &= mt - 1
                 if quad_trio:
                     n = _put(out, n, core + unit(t, 3), QUAD_TRIO, f, 1)
                 if dress:
-                    mp = pairs & others & ~(1 << t)
+                    mp = sc.pairs & others & ~(1 << t)
                     while mp:
                         p = lowest_bit(mp)
                         mp &= mp - 1
@@ -366,88 +416,90 @@ def _fours(out, n, h, rules, kinds, want_size, fours, m1, pairs, trios):
     return n
 
 
+@leaf
+def _trio_kickers(out, n, sc):
+    """A trio with one kicker: any other rank (a solo), any other pair."""
+    solo1 = wanted(sc, TRIO_SOLO, 1)
+    pair1 = wanted(sc, TRIO_PAIR, 1)
+    if not (solo1 or pair1):
+        return n
+    m = sc.trios & sc.up
+    while m:
+        t = lowest_bit(m)
+        m &= m - 1
+        core = unit(t, 3)
+        if solo1:
+            mk = sc.ones & ~(1 << t)
+            while mk:
+                k = lowest_bit(mk)
+                mk &= mk - 1
+                n = _put(out, n, core + unit(k, 1), TRIO_SOLO, t, 1)
+        if pair1:
+            mk = sc.pairs & ~(1 << t)
+            while mk:
+                k = lowest_bit(mk)
+                mk &= mk - 1
+                n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
+    return n
+
+
 @kernel
 def query(want_kind, want_len, want_size, above, above2, above_power):
     """The filters of :func:`emit` as one tuple of int64 (one compiled ``emit`` for all).
 
-    want_kind: ANY, or the one non-bomb kind to produce (0 for none); want_len / want_size:
-    chain length / card count required (0: any); above (and above2, the trio chain's top,
-    for spaceships): only ranks above it for the wanted kind; above_power: only bombs of a
-    larger power (NO_BOMBS: none).
+    want_kind: ANY, or the one non-bomb kind to produce (NO_KIND: bombs only); want_len /
+    want_size: chain length / card count required (0: any); above (and above2, the trio
+    chain's top, for spaceships): only ranks above it for the wanted kind; above_power: only
+    bombs of a larger power (NO_BOMBS: none). See :func:`lead_query`, :func:`bomb_query`.
     """
     return (np.int64(want_kind), np.int64(want_len), np.int64(want_size), np.int64(above),
             np.int64(above2), np.int64(above_power))
 
 
 @kernel
-def hand_masks(h, rules, q):
-    """What ``emit`` and its counting twin read of packed hand ``h`` under filters ``q``: the
-    kinds wanted, the largest move, the ranks above ``q``'s rank, and the rank masks held
-    at least once, twice, three and four times (no jokers), as pairs and as solos."""
-    want_kind, _, _, above, _, _ = q
+def lead_query():
+    """The filters of every move (a lead)."""
+    return query(ANY, 0, 0, -1, -1, -1)
+
+
+@kernel
+def bomb_query(above_power):
+    """The filters of the bombs above ``above_power`` alone (the answers to a bomb)."""
+    return query(NO_KIND, 0, 0, -1, -1, above_power)
+
+
+@kernel
+def scan(h, rules, q):
+    """The :data:`Scan` of packed hand ``h`` under filters ``q``: what ``emit`` and its
+    counting twin read."""
+    want_kind, want_len, want_size, above, above2, _ = q
     kinds = rules[R_KINDS]
     if want_kind != ANY:
         kinds &= 1 << want_kind
-    up = RANKS & ~span(0, min(above, BIG_JOKER))
-    m1 = _ge(h, 1)
-    m2 = _ge(h, 2)
-    pairs = m2 & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS)
-    solos = m1 & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS)
-    return (kinds, rules[R_MAX_MOVE], up, m1, m2, _ge(h, 3) & NON_JOKERS,
-            _ge(h, 4) & NON_JOKERS, pairs, solos)
+    ones = _ge(h, 1)
+    twos = _ge(h, 2)
+    return Scan(kinds, rules[R_MAX_MOVE], want_len, want_size, above, above2,
+                RANKS & ~span(0, min(above, BIG_JOKER)), ones, twos, _ge(h, 3) & NON_JOKERS,
+                _ge(h, 4) & NON_JOKERS, twos & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS),
+                ones & (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS))
 
 
 @kernel
 def emit(h, rules, q, out):
     """The core generator: every move of packed hand ``h`` passing the filters ``q`` (see
     :func:`query`). Returns the number of moves; writes the first ``out.shape[0]``."""
-    want_kind, want_len, want_size, above, above2, above_power = q
     h = np.uint64(h)
+    sc = scan(h, rules, q)
     n = 0
-    kinds, max_move, up, m1, m2, trios, fours, pairs, solos = hand_masks(h, rules, q)
-    for kind, copies, mask in ((SOLO, 1, solos), (PAIR, 2, pairs), (TRIO, 3, trios),
-                               (QUAD, 4, fours)):
-        if kinds & (1 << kind) and _size_ok(copies, want_size, max_move):
-            n = _same_rank(out, n, mask & up, kind, copies)
-    solo1 = kinds & (1 << TRIO_SOLO) and _size_ok(4, want_size, max_move)
-    pair1 = kinds & (1 << TRIO_PAIR) and _size_ok(5, want_size, max_move)
-    if solo1 or pair1:
-        m = trios & up
-        while m:
-            t = lowest_bit(m)
-            m &= m - 1
-            core = unit(t, 3)
-            if solo1:
-                mk = m1 & ~(1 << t)
-                while mk:
-                    k = lowest_bit(mk)
-                    mk &= mk - 1
-                    n = _put(out, n, core + unit(k, 1), TRIO_SOLO, t, 1)
-            if pair1:
-                mk = pairs & ~(1 << t)
-                while mk:
-                    k = lowest_bit(mk)
-                    mk &= mk - 1
-                    n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
-    if kinds & ((1 << FOUR_TWO_SOLO) | (1 << FOUR_TWO_PAIR) | (1 << QUAD_TRIO) | (1 << DRESS)):
-        n = _fours(out, n, h, rules, kinds, want_size, fours & up, m1, pairs, trios)
-    masks = (m1, pairs, trios)
-    if kinds & (1 << SOLO_CHAIN):
-        n = _chains(out, n, h, rules, SOLO_CHAIN, 1, m1, rules[R_SOLO_CHAIN_MIN], want_len,
-                    want_size, above, above2, masks)
-    if kinds & (1 << PAIR_CHAIN):
-        n = _chains(out, n, h, rules, PAIR_CHAIN, 2, m2, rules[R_PAIR_CHAIN_MIN], want_len,
-                    want_size, above, above2, masks)
-    trio_min = rules[R_TRIO_CHAIN_MIN]
-    for kind in (TRIO_CHAIN, PLANE_SOLO, PLANE_PAIR):
-        if kinds & (1 << kind):
-            n = _chains(out, n, h, rules, kind, 3, trios, trio_min, want_len, want_size,
-                        above, above2, masks)
-    quad_min = rules[R_QUAD_CHAIN_MIN]
-    for kind in (QUAD_CHAIN, CARRIER, SPACESHIP):
-        if kinds & (1 << kind):
-            n = _chains(out, n, h, rules, kind, 4, fours, quad_min, want_len, want_size,
-                        above, above2, masks)
-    if above_power < NO_BOMBS:
-        n = _bombs(out, n, h, rules, want_size, above_power)
+    for kind, mask in ((SOLO, sc.solos), (PAIR, sc.pairs), (TRIO, sc.trios), (QUAD, sc.fours)):
+        if wanted(sc, kind, 1):
+            n = _same_rank(out, n, mask & sc.up, kind, KINDS[kind, K_CORE])
+    n = _trio_kickers(out, n, sc)
+    if sc.kinds & FOURS_KINDS:
+        n = _fours(out, n, h, rules, sc)
+    for kind in CHAIN_KINDS:
+        if sc.kinds & (1 << kind):
+            n = _chains(out, n, h, rules, sc, kind)
+    if q[5] < NO_BOMBS:
+        n = _bombs(out, n, h, rules, sc.want_size, q[5])
     return n

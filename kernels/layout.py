@@ -1,6 +1,7 @@
 """Integer layout shared by every kernel: ranks, kinds, move records, the rules array.
 
-Everything here is a plain ``int`` constant, so Numba folds it into compiled code.
+Everything here is a plain ``int`` constant or a small read-only table (``KINDS``,
+``BIDDING_MODES``, ``DOUBLING_MODES``), so Numba folds it into compiled code.
 
 Cards
     A count vector over 15 ranks packs into one ``uint64``: rank ``r`` holds its count in
@@ -17,6 +18,8 @@ Rules
     A rules object lowers to an ``int64`` array of ``RULES_SIZE`` entries indexed by the
     ``R_*`` constants below; every kernel takes it as an argument.
 """
+
+import numpy as np
 
 N_RANKS = 15
 COUNT_BITS = 4         # bits of one rank's count in a packed multiset
@@ -50,12 +53,6 @@ CARRIER = 18
 DRESS = 19
 SPACESHIP = 20
 N_KINDS = 21
-
-KIND_NAMES = (
-    "PASS", "SOLO", "PAIR", "TRIO", "TRIO_SOLO", "TRIO_PAIR", "SOLO_CHAIN", "PAIR_CHAIN",
-    "TRIO_CHAIN", "PLANE_SOLO", "PLANE_PAIR", "FOUR_TWO_SOLO", "FOUR_TWO_PAIR", "BOMB",
-    "ROCKET", "QUAD", "QUAD_CHAIN", "QUAD_TRIO", "CARRIER", "DRESS", "SPACESHIP",
-)
 
 # Move record columns and info-word fields.
 REC_CARDS = 0
@@ -94,7 +91,7 @@ R_MAX_REDEALS = 23     # deals in a row with no landlord before the hand is void
 R_DOUBLING = 24        # DOUBLING_* below
 R_MAX_GRABS = 25
 R_HANDICAP = 26        # two_player: each grab lets the farmer win with one more card left
-R_SPRING = 27          # SPRING_* below
+R_SPRING = 27          # 1: a spring or anti-spring doubles the multiplier
 R_SCORING = 28         # SCORING_* below
 R_BOMB_FACTOR = 29     # R_BOMB_FACTOR + s: multiplier of a rank bomb of s cards (s = 0..8)
 R_JOKER_FACTOR = 38    # multiplier of a joker bomb (rocket, king bomb, five_player's)
@@ -103,7 +100,49 @@ R_MAX_BID = 40         # the highest bid of score bidding
 R_KITTY_TRUMP = 41     # the first non-joker kitty card names a trump suit (jinling)
 R_CARD_POINTS = 42     # R_CARD_POINTS + r: points of a card of rank r (points scoring)
 R_KITTY_SHOWN = R_CARD_POINTS + N_RANKS  # every seat sees the kitty the landlord takes
-RULES_SIZE = R_KITTY_SHOWN + 1
+R_ANTI_SPRING_PLAYS = R_KITTY_SHOWN + 1  # the landlord side's plays in a farmers' anti-spring
+RULES_SIZE = R_ANTI_SPRING_PLAYS + 1
+
+# The kinds table: one row per kind, read by the generator and its counting twin, ``beats``,
+# the policies and the Python tables (fastdou.kinds, fastdou.moves). A kind's moves hold, for
+# each rank of its core (one rank, or each link of a chain), K_CORE cards of that rank and
+# K_KICKERS attached cards (wings, kickers); a chain's least length is the rules entry named
+# by K_CHAIN_MIN. Bombs (K_BOMB) are sized and ordered by the rules (``generate.bomb_power``).
+# A new kind is one row here plus its case in ``generate.emit`` and ``counting.count_moves``.
+K_CORE = 0             # cards of each core rank (0: a bomb, sized by the rules)
+K_KICKERS = 1          # attached cards per core rank
+K_CHAIN_MIN = 2        # R_* index of the least chain length; -1: not a chain
+K_BOMB = 3             # 1: a bomb, which beats every non-bomb
+K_FIELDS = 4
+
+_KIND_ROWS = (
+    # kind           name             core kickers chain minimum    bomb
+    (PASS,           "PASS",           0,   0,     -1,                0),
+    (SOLO,           "SOLO",           1,   0,     -1,                0),
+    (PAIR,           "PAIR",           2,   0,     -1,                0),
+    (TRIO,           "TRIO",           3,   0,     -1,                0),
+    (TRIO_SOLO,      "TRIO_SOLO",      3,   1,     -1,                0),
+    (TRIO_PAIR,      "TRIO_PAIR",      3,   2,     -1,                0),
+    (SOLO_CHAIN,     "SOLO_CHAIN",     1,   0,     R_SOLO_CHAIN_MIN,  0),
+    (PAIR_CHAIN,     "PAIR_CHAIN",     2,   0,     R_PAIR_CHAIN_MIN,  0),
+    (TRIO_CHAIN,     "TRIO_CHAIN",     3,   0,     R_TRIO_CHAIN_MIN,  0),
+    (PLANE_SOLO,     "PLANE_SOLO",     3,   1,     R_TRIO_CHAIN_MIN,  0),
+    (PLANE_PAIR,     "PLANE_PAIR",     3,   2,     R_TRIO_CHAIN_MIN,  0),
+    (FOUR_TWO_SOLO,  "FOUR_TWO_SOLO",  4,   2,     -1,                0),
+    (FOUR_TWO_PAIR,  "FOUR_TWO_PAIR",  4,   4,     -1,                0),
+    (BOMB,           "BOMB",           0,   0,     -1,                1),
+    (ROCKET,         "ROCKET",         0,   0,     -1,                1),
+    (QUAD,           "QUAD",           4,   0,     -1,                0),
+    (QUAD_CHAIN,     "QUAD_CHAIN",     4,   0,     R_QUAD_CHAIN_MIN,  0),
+    (QUAD_TRIO,      "QUAD_TRIO",      4,   3,     -1,                0),
+    (CARRIER,        "CARRIER",        4,   3,     R_QUAD_CHAIN_MIN,  0),
+    (DRESS,          "DRESS",          4,   5,     -1,                0),
+    (SPACESHIP,      "SPACESHIP",      4,   3,     R_QUAD_CHAIN_MIN,  0),   # + a trio chain
+)
+KIND_NAMES = tuple(row[1] for row in _KIND_ROWS)
+KINDS = np.array([row[2:] for row in _KIND_ROWS], np.int64)   # KINDS[kind, K_*]
+KINDS.flags.writeable = False
+CHAIN_KINDS = tuple(row[0] for row in _KIND_ROWS if row[4] >= 0)   # in kind order
 
 BIDDING_SCORE = 0        # bid 1..3 round the table until players-1 pass after the last bid
 BIDDING_SCORE_ONCE = 1   # one round of bids 1..3; 3 ends at once (four_player)
@@ -116,9 +155,33 @@ DOUBLING_FARMERS = 1     # each farmer may double; then the landlord may redoubl
 DOUBLING_LANDLORD = 2    # the landlord may double
 DOUBLING_EVERYONE = 3    # every player may double once
 
-SPRING_NONE = 0
-SPRING_CLASSIC = 1       # spring and anti-spring, x2 each
-SPRING_LOSERS_SILENT = 2  # x2 when the losing side played no card
+# The modes table: the actions each landlord-selection (BIDDING_*) and doubling (DOUBLING_*)
+# mode offers, read by the engine and fastdou.actions (the action table's names). A new mode
+# is one row here plus its case in ``engine._bid`` / ``engine._double``.
+M_BIDS = 0             # BIDDING_*: the bids are scores 1..R_MAX_BID
+M_CALL = 1             # BIDDING_*: a yes/no call
+M_GRAB = 2             # BIDDING_*: after a call the other seat may grab
+M_REVEAL = 3           # BIDDING_*: no bidding; the landlords the marked card names may reveal
+BIDDING_MODES = np.array([
+    # bids call grab reveal
+    (1,    0,   0,   0),   # BIDDING_SCORE
+    (1,    0,   0,   0),   # BIDDING_SCORE_ONCE
+    (0,    1,   0,   0),   # BIDDING_CALL
+    (0,    1,   1,   0),   # BIDDING_CALL_GRAB
+    (0,    0,   0,   1),   # BIDDING_MARKED
+], np.int64)
+BIDDING_MODES.flags.writeable = False
+D_FARMERS = 0          # DOUBLING_*: the farmers may double
+D_LANDLORD = 1         # DOUBLING_*: the landlord may double
+D_ANSWER = 2           # DOUBLING_*: the landlord only answers a farmer's double (redoubles)
+DOUBLING_MODES = np.array([
+    # farmers landlord answer
+    (0,       0,       0),   # DOUBLING_NONE
+    (1,       1,       1),   # DOUBLING_FARMERS
+    (0,       1,       0),   # DOUBLING_LANDLORD
+    (1,       1,       0),   # DOUBLING_EVERYONE
+], np.int64)
+DOUBLING_MODES.flags.writeable = False
 
 SCORING_LANDLORD = 0     # landlord +-(players-1) x base x mult, each farmer -+ base x mult
 SCORING_TEAM = 1         # each winner +base x mult; the losers share paying it

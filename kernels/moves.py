@@ -8,11 +8,13 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 import numpy as np
 
 from fastdou.kernels.counting import count_moves
-from fastdou.kernels.generate import ANY, bomb_power, emit, query
+from fastdou.kernels.generate import (
+    ANY, bomb_power, bomb_query, emit, is_bomb_kind, lead_query, query,
+)
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import (
-    BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS,
-    REC_INFO, REC_WIDTH, ROCKET, SPACESHIP,
+    INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS,
+    REC_INFO, REC_WIDTH, SPACESHIP,
 )
 from fastdou.kernels.packing import contains, count, size, unit
 
@@ -56,7 +58,7 @@ def _trio_top(cards, quad_top, length):
 @kernel
 def leading_moves(hand, rules, out):
     """Every move ``hand`` may lead. Returns the count; writes the first ``len(out)``."""
-    return emit(hand, rules, query(ANY, 0, 0, -1, -1, -1), out)
+    return emit(hand, rules, lead_query(), out)
 
 
 @kernel
@@ -89,9 +91,9 @@ def response_query(last, rules):
     info = last[REC_INFO]
     kind = kind_of(info)
     if kind == PASS:
-        return query(ANY, 0, 0, -1, -1, -1)
-    if kind == BOMB or kind == ROCKET:
-        return query(0, 0, 0, 99, 99, bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
+        return lead_query()
+    if is_bomb_kind(kind):
+        return bomb_query(bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
     rank = rank_of(info)
     length = length_of(info)
     rank2 = _trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
@@ -102,7 +104,7 @@ def response_query(last, rules):
 def count_leading(hand, rules):
     """Number of moves ``hand`` may lead, without building them (closed forms, see
     ``counting``)."""
-    return count_moves(hand, rules, query(ANY, 0, 0, -1, -1, -1))
+    return count_moves(hand, rules, lead_query())
 
 
 @kernel
@@ -120,8 +122,7 @@ def readings(cards, rules, out):
 @kernel
 def is_bomb(move):
     """Whether a record is a bomb (rank bomb, lone-joker bomb or joker bomb)."""
-    k = kind_of(move[REC_INFO])
-    return k == BOMB or k == ROCKET
+    return is_bomb_kind(kind_of(move[REC_INFO]))
 
 
 @kernel

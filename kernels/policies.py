@@ -15,7 +15,8 @@ import numpy as np
 
 from fastdou.kernels.deal import next_below
 from fastdou.kernels.jit import kernel
-from fastdou.kernels.layout import BIG_JOKER, BOMB, RANK_2, ROCKET, SMALL_JOKER
+from fastdou.kernels.generate import is_bomb_kind
+from fastdou.kernels.layout import BIG_JOKER, RANK_2, SMALL_JOKER
 from fastdou.kernels.moves import kind_of, rank_of
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.state import (
@@ -59,7 +60,9 @@ def greedy_policy(state, actions, n, rng):
     hand = np.uint64(state[G_HANDS + p])
     if state[G_PHASE] != PH_PLAY:
         s = strength(hand)
-        if state[G_PHASE] == PH_BID and actions[n - 1, 0] > 1:   # score bidding
+        # Score bidding offers bids above 1 (a lone bid of 1 is the highest bid, which ends
+        # the bidding as a call does, and is played as one).
+        if state[G_PHASE] == PH_BID and actions[n - 1, 0] > 1:
             want = 0 if s < 4 else (1 if s < 6 else (2 if s < 8 else 3))
             best = 0
             for i in range(n):
@@ -79,8 +82,7 @@ def greedy_policy(state, actions, n, rng):
     best = -1
     best_key = -(1 << 40)
     for i in range(first, n):
-        kind = kind_of(actions[i, 1])
-        if kind == BOMB or kind == ROCKET:
+        if is_bomb_kind(kind_of(actions[i, 1])):
             continue
         key = -rank_of(actions[i, 1])
         if leading:

@@ -24,6 +24,18 @@ def every_rules():
     return out
 
 
+_ORACLE_UNIVERSES = {}
+
+
+def oracle_universe(rules):
+    """The oracle's one-deck move universe of ``rules``, built once per test run (several
+    test modules check against it)."""
+    import oracle
+    if rules not in _ORACLE_UNIVERSES:
+        _ORACLE_UNIVERSES[rules] = oracle.one_deck_universe(rules)
+    return _ORACLE_UNIVERSES[rules]
+
+
 def rules_id(r):
     return r.name if r.name != "classic" else f"classic-{r.profile}"
 

@@ -13,8 +13,9 @@ import pytest
 import fastdou
 
 sys.path.insert(0, os.path.dirname(__file__))
+from conftest import oracle_universe  # noqa: E402
 from oracle import (beats, cards_from_str as C, leading_moves,  # noqa: E402
-                    one_deck_universe, readings, responses)
+                    readings, responses)
 
 CLASSIC = fastdou.rules("classic")
 OPENSPIEL = fastdou.rules("classic", profile="openspiel")
@@ -304,18 +305,11 @@ def test_responses():
 
 
 # ---------------------------------------------------------------------------- move universe
-UNIVERSE = [
-    pytest.param("standard", 27471, 27471),
-    pytest.param("openspiel", 25661, 26053, marks=pytest.mark.skipif(
-        not os.environ.get("FASTDOU_SLOW"), reason="set FASTDOU_SLOW=1")),
-    pytest.param("douzero", 29984, 30383, marks=pytest.mark.skipif(
-        not os.environ.get("FASTDOU_SLOW"), reason="set FASTDOU_SLOW=1")),
-]
-
-
-@pytest.mark.parametrize("profile,multisets,moves", UNIVERSE)
+@pytest.mark.parametrize("profile,multisets,moves", [
+    ("standard", 27471, 27471), ("openspiel", 25661, 26053), ("douzero", 29984, 30383)])
 def test_classic_move_universe(profile, multisets, moves):
-    """RULES.md §2's table: distinct card multisets and (cards, reading) moves."""
+    """RULES.md §2's table: distinct card multisets and (cards, reading) moves (the oracle's
+    universe, built once for this and test_universe.py)."""
     rules = fastdou.rules("classic", profile=profile)
-    moves_found = one_deck_universe(rules)
+    moves_found = oracle_universe(rules)
     assert (len({m[0] for m in moves_found}), len(moves_found)) == (multisets, moves)

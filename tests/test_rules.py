@@ -8,6 +8,7 @@ import pytest
 
 import fastdou
 from fastdou import Kind, cards
+from fastdou import kernels as K
 from fastdou.kernels import layout as L
 
 CLASSIC_KINDS = {"solo", "pair", "trio", "trio_solo", "trio_pair", "solo_chain", "pair_chain",
@@ -92,8 +93,6 @@ def test_preset_fields(name):
     for field, value in want.items():
         assert getattr(r, field) == value, field
     assert r.name == name
-    # No move may hold more cards than the largest hand (RULES.md §2).
-    assert r.max_move == r.landlord_size
 
 
 def test_two_player_deck_has_no_threes_or_fours():
@@ -230,8 +229,18 @@ def test_rules_array(name):
     assert a[L.R_DECKS] == r.decks
     assert (a[L.R_BOMB_MIN], a[L.R_BOMB_MAX], a[L.R_MAX_MOVE]) == (r.bomb_min, r.bomb_max,
                                                                    r.max_move)
-    assert a[L.R_KINDS] == sum(1 << int(k) for k in r.kinds)
-    assert int(np.uint64(a[L.R_DECK].view(np.uint64))) == cards.pack(r.deck)
+    # The lowered fields mean what the kernels do with them: the kinds bits are the kinds the
+    # generator finds in the whole deck, the packed deck holds the preset's cards.
+    deck = np.uint64(a[L.R_DECK].view(np.uint64))
+    counts = cards.unpack(deck)
+    assert counts.sum() == PRESETS[name]["deck_size"]
+    assert (counts[:L.SMALL_JOKER] <= 4 * r.decks).all()
+    assert (counts[L.SMALL_JOKER:] == r.decks).all()
+    out = K.new_moves(K.count_leading(deck, a))
+    K.leading_moves(deck, a, out)
+    found = {int(k) for k in out[:, 1] & np.uint64(L.INFO_FIELD_MASK)} - {L.BOMB, L.ROCKET}
+    assert found == {k for k in range(L.N_KINDS) if a[L.R_KINDS] >> k & 1}
+    assert {L.KIND_NAMES[k].lower() for k in found} == PRESETS[name]["kinds"]
 
 
 def test_max_move_follows_the_largest_hand():

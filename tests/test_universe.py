@@ -7,7 +7,7 @@ import pytest
 
 import fastdou
 import oracle
-from conftest import SLOW, as_record, as_tuples, generated, random_hand
+from conftest import SLOW, as_record, as_tuples, generated, oracle_universe, random_hand
 from fastdou import kernels as K
 
 ONE_DECK = [fastdou.rules("classic"), fastdou.rules("classic", profile="openspiel"),
@@ -28,15 +28,6 @@ def universe_records(rules):
 def test_classic_universe_counts(profile, multisets, moves):
     records = universe_records(fastdou.rules("classic", profile=profile))
     assert (len(np.unique(records[:, 0])), len(records)) == (multisets, moves)
-
-
-_ORACLE_UNIVERSES = {}
-
-
-def oracle_universe(rules):
-    if rules not in _ORACLE_UNIVERSES:
-        _ORACLE_UNIVERSES[rules] = oracle.one_deck_universe(rules)
-    return _ORACLE_UNIVERSES[rules]
 
 
 @pytest.mark.parametrize("rules", ONE_DECK, ids=ONE_DECK_IDS)
