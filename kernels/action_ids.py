@@ -12,13 +12,12 @@ A table lowers to three arrays (``ActionTable.kernel_args``):
 Every function is ``@njit`` and callable from a user's own ``@njit`` code. The stepping
 path (``legal_ids`` to ``step_ids``) is compiled without reference counting (``leaf``): a
 step then costs about half as much (measured: 300 against 600 ns a classic step from an
-``@njit`` loop). Numba compiles their callees the same way (``engine.legal_actions``,
-``engine.apply`` and the move generation under them), so those must not allocate: an
-allocation there fails this module's compilation (from an empty cache) with "NRT required
-but not enabled".
+``@njit`` loop); they reach the engine through ``engine_legal_actions`` and
+``engine_apply``, compiled with reference counting (see ``nrt_kernel``).
 """
 
 import numpy as np
+from numba import njit
 
 from fastdou.kernels.engine import apply, legal_actions
 from fastdou.kernels.jit import kernel, leaf
@@ -27,6 +26,25 @@ from fastdou.kernels.layout import (BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_SCO
 from fastdou.kernels.packing import contains
 from fastdou.kernels.state import (G_BIDDER, G_HANDS, G_PHASE, G_PLAYER, PH_BID, PH_DONE,
                                    PH_DOUBLE, PH_PLAY, PH_REVEAL)
+
+# Numba compiles a function's callees with its own reference-counting flag unless they set
+# one: a ``leaf`` calling ``engine.apply`` would compile the engine without it, which fails
+# where the engine allocates (a redeal's deck buffer). The stepping path's leaves reach the
+# engine through these two, which set it (``nrt_kernel``: ``kernel`` with ``_nrt=True``).
+nrt_kernel = njit(cache=True, _nrt=True)
+
+
+@nrt_kernel
+def engine_legal_actions(state, rules, out):
+    """``engine.legal_actions``, compiled with reference counting whoever calls it."""
+    return legal_actions(state, rules, out)
+
+
+@nrt_kernel
+def engine_apply(state, rules, action):
+    """``engine.apply`` (no scratch), compiled with reference counting whoever calls it."""
+    apply(state, rules, action)
+
 
 SEL_PASS = 0      # pass, decline, no: the 0 action of every phase
 SEL_BID = 1       # bid 1 (bid k is selection[SEL_BID] + k - 1)
@@ -124,7 +142,7 @@ def legal_ids(state, rules, keys, key_ids, selection, records, out):
     """The ids of the legal actions, in ``legal_actions``' order, into ``out``; returns how
     many there are (``records`` is scratch with room for as many records as ``out``; when
     the count exceeds it, nothing past it is written)."""
-    n = legal_actions(state, rules, records)
+    n = engine_legal_actions(state, rules, records)
     for i in range(min(n, out.shape[0])):
         out[i] = action_id(state, rules, keys, key_ids, selection, records[i, 0],
                            records[i, 1])
@@ -170,7 +188,7 @@ def push_id(state, rules, id_records, selection, a):
     why not (and then applies nothing)."""
     status = check_id(state, rules, id_records, selection, a)
     if status == OK:
-        apply(state, rules, id_records[a])
+        engine_apply(state, rules, id_records[a])
     return status
 
 

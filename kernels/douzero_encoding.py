@@ -39,7 +39,7 @@ are the parts::
 import numpy as np
 
 from fastdou.kernels import engine as E
-from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id
+from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, nrt_kernel, push_id
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
@@ -388,10 +388,17 @@ def step_actions(state, rules, keys, key_ids, selection, id_records, a, records,
     return m
 
 
+@nrt_kernel
+def _encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
+    """:func:`encode`, compiled with reference counting whoever calls it (``fill`` is a
+    ``leaf``: see ``action_ids.nrt_kernel``)."""
+    encode(state, seat, actions, x_batch, z_batch, x_no_action, z)
+
+
 @leaf
 def fill(state, cards, x_batch, z_batch, x_no_action, z):
     """An env step's second call: :func:`encode` the seat to act with the first
     ``x_batch.shape[0]`` actions of ``cards`` into arrays the caller made (their sizes:
     :func:`no_action_size`)."""
-    encode(state, state[G_PLAYER], cards[:x_batch.shape[0]], x_batch, z_batch, x_no_action,
-           z)
+    _encode(state, state[G_PLAYER], cards[:x_batch.shape[0]], x_batch, z_batch,
+            x_no_action, z)
