@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fastdou
+from conftest import SLOW
 from fastdou.errors import GameStateError, IllegalMoveError
 from fastdou.kernels import action_ids as KA
 
@@ -99,3 +100,29 @@ def test_push_id_on_a_state_of_another_layout():
         g.push_id(ids[-1])
     assert g.is_terminal() and g.scores == ref.scores
     assert g._step is KA.step_ids
+
+
+_LEAF_FIRST = """
+import numpy as np, fastdou
+from fastdou.adapters import douzero as DZ
+env = DZ.Env("adp"); np.random.seed(0); obs = env.reset(); done = False
+while not done:
+    obs, _, done, _ = env.step(obs["legal_actions"][-1])
+g = fastdou.Game.new("classic", seed=1, deal=0)
+for _ in range(300):                  # passes: redeals, the engine's deck buffer
+    g.push_id(g.action_table.pass_id)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not SLOW, reason="compiles the engine from an empty cache (FASTDOU_SLOW=1)")
+def test_leaf_stepping_path_compiles_first_from_an_empty_cache(tmp_path):
+    """The stepping path's leaves (no reference counting) compiled before anything else,
+    as on a clean machine: Numba passes their flag down to what they call, so they reach
+    the engine (which allocates on a redeal) only through ``KA.nrt_kernel`` wrappers."""
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-c", _LEAF_FIRST], capture_output=True, text=True,
+                          timeout=1500, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
