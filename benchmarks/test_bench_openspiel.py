@@ -2,11 +2,15 @@
 ``push_id``) against OpenSpiel's own ``dou_dizhu`` (``legal_actions`` / ``apply_action``,
 chance outcomes sampled), random play of classic hands, measured side by side in one run.
 
-The issue's target is fastdou >= 3x OpenSpiel's games/s. It is not met (measured 0.5x to
-0.8x on a shared 2-core machine: a fastdou step, ``legal_action_ids`` + ``push_id``, about
-4 to 6 us, costs more than OpenSpiel's pybind11 calls into C++, even with OpenSpiel's 52
-chance steps a game), so the ratio is reported, not gated; the gate is the exact number of
-actions the fastdou corpus plays (a change there is a change of the game, not of its speed).
+The issue's target is fastdou >= 3x OpenSpiel's games/s. It is not met: measured 1.5x to
+2x on a shared 2-core machine, gated at ``GATE``. A fastdou step is one compiled call
+(``KA.step_ids`` through Numba's entry point, about 0.13 us of argument unboxing) doing
+about 0.3 us of work (0.17 us of it listing the legal moves); the loop's own Python
+(``is_terminal``, ``legal_action_ids``, ``randrange``, indexing) costs about 0.4 us more.
+3x would need the whole step, ``Game.new`` included, in about 0.7 us (OpenSpiel's ~130 us
+game over ~63 player steps, divided by 3), which the loop's Python and the compiled work
+alone already use up. The number of actions the fastdou corpus plays is gated exactly (a
+change there is a change of the game, not of its speed).
 """
 
 import random
@@ -23,6 +27,8 @@ pyspiel = pytest.importorskip("pyspiel")
 # Player actions of the fastdou corpus (deals 0..n-1 of seed 1, random.Random(1) choices),
 # quick and full.
 GOLDEN_ACTIONS = {200: 12_542, 2_000: 126_326}
+TARGET = 3.0    # the issue's target (not met, see above)
+GATE = 1.2      # what is gated: fastdou's games/s over OpenSpiel's
 
 
 def fastdou_games(rules, n, rnd):
@@ -46,13 +52,19 @@ def test_python_agent_vs_openspiel(benchmark, quick):
     actions = benchmark.pedantic(lambda: fastdou_games(rules, n, random.Random(1)),
                                  rounds=3, warmup_rounds=0)
     assert actions == GOLDEN_ACTIONS[n]
-    os_time, os_actions = best_time(
-        lambda: openspiel_python_games(tools, n, 1), repeat=3)
-    ours, theirs = n / benchmark.stats.stats.min, n / os_time
+    fd_time, os_time = benchmark.stats.stats.min, float("inf")
+    for _ in range(3):            # alternating rounds: a load spike slows both alike
+        t, os_actions = best_time(lambda: openspiel_python_games(tools, n, 1), repeat=1)
+        os_time = min(os_time, t)
+        fd_time = min(fd_time, best_time(
+            lambda: fastdou_games(rules, n, random.Random(1)), repeat=1)[0])
+    ours, theirs = n / fd_time, n / os_time
     benchmark.extra_info.update({
         "fastdou_games_per_s": ours, "openspiel_games_per_s": theirs, "ratio": ours / theirs,
         "fastdou_actions_per_game": actions / n, "openspiel_actions_per_game": os_actions / n})
+    ratio = ours / theirs
     print(f"\nclassic random play from Python, by action id: fastdou {ours:,.0f} games/s "
           f"({actions / n:.1f} actions a game), OpenSpiel dou_dizhu {theirs:,.0f} games/s "
           f"({os_actions / n:.1f} player actions and 52 chance outcomes a game): "
-          f"{ours / theirs:.2f}x (target 3x, not met)")
+          f"{ratio:.2f}x (target {TARGET:g}x, {'met' if ratio >= TARGET else 'not met'})")
+    assert ratio > GATE

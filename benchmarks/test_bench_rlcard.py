@@ -13,7 +13,9 @@ rlcard = pytest.importorskip("rlcard")
 import fastdou.adapters.rlcard as A  # noqa: E402
 from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1  # noqa: E402
 
-GATE_RANDOM = 12.0   # fastdou steps/s over RLCard's, random choices (target 20x)
+TARGET_RANDOM = 20.0  # the target: fastdou steps/s over RLCard's, random choices
+GATE_RANDOM = 18.0   # what is gated: the target less a margin for a noisy shared machine
+#                      (measured 23x to 37x on 2 shared cores, ~4.5 us a step)
 GATE_RULES = 3.0     # the same with RLCard's rule agents (their own Python dominates)
 
 
@@ -75,6 +77,7 @@ def test_random_steps_over_rlcard(benchmark, quick, fix):
     ours, ref = side_by_side(benchmark, random_games, games, rounds, fastdou_fix_quirks=fix)
     env = rlcard.make(A.ENV_ID, {"seed": 0, "fastdou_fix_quirks": fix})
     benchmark.pedantic(random_games, (env, games, 1), rounds=1, iterations=1)
+    print(f"target {TARGET_RANDOM:g}x: {'met' if ours / ref >= TARGET_RANDOM else 'not met'}")
     assert ours / ref > GATE_RANDOM
 
 

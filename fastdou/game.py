@@ -14,6 +14,7 @@ import json
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
                             InvalidCardsError, PositionError, RecordError)
@@ -127,6 +128,44 @@ def _is_logged_id(action) -> bool:
     return type(action) is int and action < 0
 
 
+def _as_id(action_id) -> int:
+    """An action id given as a numpy integer, as an int; anything else is refused."""
+    if isinstance(action_id, np.integer) and not isinstance(action_id, np.bool_):
+        return int(action_id)
+    raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
+
+
+_INT64 = np.int64
+_IDS_CHUNK = 512      # a game's first buffer of legal ids (they go one after the other)
+_IDS_MAX = 1 << 14    # its renewals double up to this (or what one position needs)
+_STEP_ENTRY: dict = {}
+
+
+def _conforms(a, ndim: int) -> bool:
+    """Whether ``a`` is an aligned, C-contiguous, writable ``int64`` array of ``ndim``."""
+    return type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == ndim and \
+        a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
+
+
+def _step_entry(game):
+    """The compiled ``KA.step_ids`` for ``game``: Numba's entry point for its argument
+    types (``fastdou._entry``: it skips the typing of 12 arguments, about 0.5 us a call)
+    when its state and log have the types the entry point was compiled for; else the
+    dispatcher. The entry point is given only arrays of its exact types: the table and
+    rules arrays of a rules object, the ids buffers this class makes, and a state and log
+    checked here (``push_id`` makes the action id an int)."""
+    state, log = game._state, game._log
+    if not (_conforms(state, 1) and _conforms(log, 2)):
+        return KA.step_ids
+    ra, keys, key_ids, id_records, selection = game._kernel
+    ids, _, records = game._ids
+    key = (game.rules, records.dtype, ids.dtype)
+    if key not in _STEP_ENTRY:
+        _STEP_ENTRY[key] = entry_point(KA.step_ids, (state, ra, keys, key_ids, id_records,
+                                                     selection, records, ids, log, 0, 0, 0))
+    return _STEP_ENTRY[key]
+
+
 _WRITABLE_RULES: dict = {}
 
 
@@ -148,8 +187,10 @@ class Game:
         self._actions: list = []     # before action k; the actions, for pop and the record
         self._table = None           # the action table, fetched when ids are first used
         self._kernel = None          # (rules array, table arrays), writable: see _id_args
-        self._ids = None             # scratch for legal ids: (ids, records)
-        self._n_ids = -1             # how many of them are the legal ids now (-1: unknown)
+        self._step = None            # the compiled step by id: see _setup_ids
+        self._ids = None             # the legal ids are written here: (ids, read-only view,
+        self._ids_end = 0            # records scratch), each position's after the last, up
+        self._n_ids = -1             # to _ids_end; the last _n_ids are legal now (-1: unknown)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -426,25 +467,58 @@ class Game:
             self._kernel = (_writable_rules(self.rules),) + self.action_table._writable
         return self._kernel
 
+    def _setup_ids(self):
+        """Allocate the ids buffers and pick the compiled step (see ``_step_entry``)."""
+        self._id_args()
+        if self._ids is None:
+            self._new_ids(_IDS_CHUNK)
+        self._step = _step_entry(self)
+        return self._step
+
+    def _new_ids(self, room: int) -> None:
+        """A fresh buffer for the legal ids (the views handed out keep the old one)."""
+        ids = np.empty(room, np.int64)
+        view = ids.view()
+        view.flags.writeable = False
+        old = self._ids[2] if self._ids is not None else None
+        records = old if old is not None and len(old) >= room else \
+            np.empty((room, REC_WIDTH), np.uint64)
+        self._ids = (ids, view, records)
+        self._ids_end = 0
+        self._n_ids = -1
+
+    def _write_ids(self) -> int:
+        """Write the legal ids after the last ones (in a fresh buffer when they do not fit);
+        returns their count."""
+        ra, keys, key_ids, _, selection = self._kernel or self._id_args()
+        if self._ids is None:
+            self._new_ids(_IDS_CHUNK)
+        ids, _, records = self._ids
+        off = self._ids_end
+        room = min(len(ids) - off, len(records))
+        n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records[:room], ids[off:])
+        if n > room:
+            self._renew_ids(n)
+            ids, _, records = self._ids
+            off = 0
+            KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
+        self._ids_end, self._n_ids = off + n, n
+        return n
+
+    def _renew_ids(self, n: int) -> None:
+        """A fresh buffer with room for ``n`` ids (twice the last, up to ``_IDS_MAX``)."""
+        self._new_ids(max(n, min(2 * len(self._ids[0]), _IDS_MAX)))
+        if self._step is not None:
+            self._step = _step_entry(self)
+
     def legal_action_ids(self) -> np.ndarray:
-        """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order."""
+        """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order: a
+        read-only array, which later steps never change (``.copy()`` it to write to it)."""
         n = self._n_ids
         if n < 0:
-            ra, keys, key_ids, _, selection = self._kernel or self._id_args()
-            ids, records = self._ids_scratch()
-            n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
-            if n > len(ids):
-                self._ids = ids, records = (np.empty(n, np.int64),
-                                            np.empty((n, REC_WIDTH), np.uint64))
-                KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
-            self._n_ids = n
-        return self._ids[0][:n].copy()
-
-    def _ids_scratch(self) -> tuple:
-        if self._ids is None:
-            self._ids = (np.empty(_ACTIONS_HINT, np.int64),
-                         np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64))
-        return self._ids
+            n = self._write_ids()
+        end = self._ids_end
+        return self._ids[1][end - n:end]
 
     def action_mask(self) -> np.ndarray:
         """A ``bool`` array over the action table: True at every legal id."""
@@ -473,24 +547,40 @@ class Game:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        ra, keys, key_ids, id_records, selection = self._kernel or self._id_args()
-        if type(action_id) is not int and not isinstance(action_id, np.integer):
-            raise IllegalMoveError(f"an action id is an int, not {short(action_id)}")
-        k = len(self._actions)
-        if k == len(self._log):
-            self._log_row()
-        ids, records = self._ids or self._ids_scratch()
-        a = action_id if type(action_id) is int else int(action_id)
-        n = KA.step_id(self._state, ra, keys, key_ids, id_records, selection,
-                       a if 0 <= a < len(id_records) else -1, self._log, k, records, ids)
+        # The hot path of a Python agent: one compiled call, the rest in _pushed_slowly.
+        if type(action_id) is not int:
+            action_id = int(action_id) if type(action_id) is _INT64 else _as_id(action_id)
+        step = self._step or self._setup_ids()
+        ra, keys, key_ids, id_records, selection = self._kernel
+        ids, _, records = self._ids
+        off = self._ids_end
+        try:
+            n = step(self._state, ra, keys, key_ids, id_records, selection, records, ids,
+                     self._log, action_id, len(self._actions), off)
+        except OverflowError:                   # an int beyond int64: no action id
+            n = -KA.BAD_ID
         if n < 0:
-            status = -n
-            if status == KA.HAND_OVER:
-                raise GameStateError("the hand is over")
+            self._pushed_slowly(-n, action_id)
+            return
+        self._actions.append(~action_id)     # an action pushed by id is logged as ~id (< 0)
+        self._ids_end = off + n
+        self._n_ids = n
+
+    def _pushed_slowly(self, status: int, action_id: int) -> None:
+        """``push_id`` when its step said more than the ids' count (``KA.step_ids``): the
+        ids did not fit (a fresh buffer, written when asked), the log was full (grow it and
+        step again), or why ``action_id`` was refused."""
+        if status >= KA.OVERFLOW:
+            self._actions.append(~action_id)
+            self._renew_ids(status - KA.OVERFLOW)
+        elif status == KA.LOG_FULL:
+            self._log_row()                      # grows the log
+            self.push_id(action_id)
+        elif status == KA.HAND_OVER:
+            raise GameStateError("the hand is over")
+        else:
             raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
                 rules=self.rules.name, phase=self.phase, seat=self.current_player))
-        self._actions.append(~a)     # an action pushed by id is logged as ~id (< 0)
-        self._n_ids = n if n <= len(ids) else -1
 
     def _decoded(self, before, action):
         """A stacked action as :meth:`push` takes it (ids decoded by the table)."""

@@ -39,11 +39,12 @@ are the parts::
 import numpy as np
 
 from fastdou.kernels import engine as E
-from fastdou.kernels.action_ids import OK, legal_ids, push_id
+from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, nrt_kernel, push_id
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
+from fastdou.kernels.engine import skip_to_play, start_from_hands
 from fastdou.kernels.state import (G_BOMBS, G_HANDS, G_HISTORY, G_LANDLORD, G_PHASE,
                                    G_PLAYED, G_PLAYER, G_ROCKETS, G_SEAT_LAST, G_TURNS,
                                    HISTORY_LEN, PH_DONE)
@@ -189,18 +190,19 @@ def encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
     if n == 0:
         return
     m = x_no_action.shape[0]
-    for j in range(m):                       # row 0, then copies of it
-        x_batch[0, j] = x_no_action[j]
+    width = x_batch.shape[1]
     flat = z.reshape(Z_ROWS * Z_COLS)
-    z0 = z_batch[0].reshape(Z_ROWS * Z_COLS)
-    for j in range(Z_ROWS * Z_COLS):
-        z0[j] = flat[j]
-    for i in range(1, n):
-        x_batch[i, :m] = x_batch[0, :m]
-        z_batch[i] = z_batch[0]
-    for i in range(n):
-        x_batch[i, m:] = 0
-        card_block(actions[i], x_batch[i], m)
+    zs = z_batch.reshape(n, Z_ROWS * Z_COLS)
+    for i in range(n):      # element loops: a slice assignment checks overlap, may copy
+        xi = x_batch[i]
+        zi = zs[i]
+        for j in range(m):
+            xi[j] = x_no_action[j]
+        for j in range(m, width):
+            xi[j] = 0
+        for j in range(Z_ROWS * Z_COLS):
+            zi[j] = flat[j]
+        card_block(actions[i], xi, m)
 
 
 @leaf
@@ -217,12 +219,36 @@ def _better_reading(info, than):
     return ri > rt
 
 
+_FEW_ACTIONS = 48          # up to this many records, douzero_actions groups without sorting
+
+
+@leaf
+def _few_douzero_actions(records, out_cards, out_rows):
+    """:func:`douzero_actions` by a scan of the actions found so far (no allocation; for
+    the few records of most positions)."""
+    m = 0
+    for i in range(records.shape[0]):
+        c = records[i, 0]
+        k = 0
+        while k < m and out_cards[k] != c:
+            k += 1
+        if k == m:
+            out_cards[m] = c
+            out_rows[m] = i
+            m += 1
+        elif _better_reading(records[i, 1], records[out_rows[k], 1]):
+            out_rows[k] = i
+    return m
+
+
 @kernel
 def douzero_actions(records, out_cards, out_rows):
     """The DouZero actions of ``records`` (legal actions, pass first): one per card
     multiset, in the order of its first record; ``out_rows[k]`` is the row of the reading
     it plays (see :func:`_better_reading`). Returns how many."""
     n = records.shape[0]
+    if n <= _FEW_ACTIONS:
+        return _few_douzero_actions(records, out_cards, out_rows)
     cards = records[:, 0].copy()
     order = np.argsort(cards, kind="mergesort")      # stable: a group starts at its first
     pick = np.full(n, -1, np.int64)
@@ -324,3 +350,55 @@ def step_observe(state, rules, keys, key_ids, selection, id_records, a):
     for k in range(actions.shape[1]):
         actions[0, k] = ids[actions[0, k]]
     return status, actions, x_batch, z_batch, x_no_action, z
+
+
+# ---------------------------------------------------------------- an env's step, in two calls
+@kernel
+def deal_start(state, rules, hands, kitty):
+    """Set ``state`` to DouZero's start of play: packed ``hands`` by seat (the landlord's
+    without the kitty) and ``kitty``, the landlord at seat 0 taking it and leading:
+    ``Game.from_hands(..., start="play", landlord=0).state`` without the Python checks."""
+    state[:] = 0
+    start_from_hands(state, rules, hands, kitty, 0, 0, 0)
+    skip_to_play(state, rules, 0)
+
+
+@kernel
+def step_actions(state, rules, keys, key_ids, selection, id_records, a, records, ids,
+                 cards, played):
+    """An env step's first call: apply action id ``a`` (-1: none), then list the DouZero
+    actions of the seat to act, ``cards[:m]`` their packed cards and ``played[:m]`` the id
+    each plays (``records`` and ``ids``: scratch as long as ``cards`` and ``played``).
+    Returns ``m`` (0 once the hand is over); ``-status`` when ``a`` was refused (nothing
+    applied); ``-(OVERFLOW + n)`` when ``a`` was applied but the ``n`` legal actions do not
+    fit the scratch (list them with ``a = -1`` and more room)."""
+    if a >= 0:
+        status = push_id(state, rules, id_records, selection, a)
+        if status != OK:
+            return -status
+    if state[G_PHASE] == PH_DONE:
+        return 0
+    room = min(records.shape[0], ids.shape[0], cards.shape[0], played.shape[0])
+    n = legal_ids(state, rules, keys, key_ids, selection, records[:room], ids[:room])
+    if n > room:
+        return -(OVERFLOW + n)
+    m = douzero_actions(records[:n], cards, played)
+    for k in range(m):
+        played[k] = ids[played[k]]
+    return m
+
+
+@nrt_kernel
+def _encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
+    """:func:`encode`, compiled with reference counting whoever calls it (``fill`` is a
+    ``leaf``: see ``action_ids.nrt_kernel``)."""
+    encode(state, seat, actions, x_batch, z_batch, x_no_action, z)
+
+
+@leaf
+def fill(state, cards, x_batch, z_batch, x_no_action, z):
+    """An env step's second call: :func:`encode` the seat to act with the first
+    ``x_batch.shape[0]`` actions of ``cards`` into arrays the caller made (their sizes:
+    :func:`no_action_size`)."""
+    _encode(state, state[G_PLAYER], cards[:x_batch.shape[0]], x_batch, z_batch,
+            x_no_action, z)

@@ -25,7 +25,8 @@ that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
 * a one-hot of ``n`` cards left sets entry ``n - 1``, so 0 cards (a finished hand) sets
   the LAST entry, the same as a full hand; ``fix`` leaves the block all zeros.
 
-The env's step is one call (:func:`play`): check the id against the legal ones, apply it
+The env's step is one call (:func:`play`, or :func:`step_into` writing into the env's
+buffers): check the id against the legal ones, apply it
 (``fastdou.kernels.action_ids.step_id``, logging the state for undo), list the next seat's
 legal ids in RLCard's order (:func:`order_ids`) and encode its observation.
 """
@@ -197,29 +198,57 @@ def _type_of(info):
     return (i & INFO_FIELD_MASK) | (((i >> INFO_LENGTH_SHIFT) & INFO_FIELD_MASK) << 8)
 
 
+@leaf
+def _shell_sort(pairs, m):
+    """Sort rows ``pairs[:m]`` (key, value) by key in place (no allocation: Shell's sort,
+    gaps 1, 4, 13, ...; keys are distinct here, so the order is the one any sort gives)."""
+    gap = 1
+    while gap < m // 3:
+        gap = 3 * gap + 1
+    while gap >= 1:
+        for i in range(gap, m):
+            key = pairs[i, 0]
+            value = pairs[i, 1]
+            j = i
+            while j >= gap and pairs[j - gap, 0] > key:
+                pairs[j, 0] = pairs[j - gap, 0]
+                pairs[j, 1] = pairs[j - gap, 1]
+                j -= gap
+            pairs[j, 0] = key
+            pairs[j, 1] = value
+        gap //= 3
+
+
+@leaf
+def order_ids_into(last, id_records, position, ids, n, scratch):
+    """:func:`order_ids` with ``scratch``, a ``(>= n, 2)`` uint64 array (a ``records``
+    buffer will do), instead of allocating."""
+    if n < 2:
+        return
+    first = 0 if last == 0 else 1  # answering: ids[0] is the pass and stays first
+    target = _type_of(last)
+    for i in range(first, n):
+        a = ids[i]
+        key = a
+        if last != 0:
+            key = position[a]
+            info = id_records[a, 1]
+            if _type_of(info) != target:
+                key += ANSWER_GROUP * (2 if (np.int64(info) & INFO_FIELD_MASK) == BOMB else 1)
+        scratch[i - first, 0] = np.uint64(key)
+        scratch[i - first, 1] = np.uint64(a)
+    _shell_sort(scratch, n - first)
+    for i in range(first, n):
+        ids[i] = np.int64(scratch[i - first, 1])
+
+
 @kernel
 def order_ids(last, id_records, position, ids, n):
     """Put legal ids ``ids[:n]`` in RLCard's order. Leading (``last``, the info word of the
     move to beat, is 0): ascending ids. Answering: the pass (``ids[0]``), then the answers
     of the move's type in RLCard's enumeration order (``position``), then the rocket, then
     the bombs (a bomb answered: the higher bombs, then the rocket)."""
-    if n < 2:
-        return
-    if last == 0:
-        ids[:n].sort()
-        return
-    target = _type_of(last)
-    keys = np.empty(n - 1, np.int64)
-    for i in range(1, n):          # ids[0] is the pass
-        info = id_records[ids[i], 1]
-        key = position[ids[i]]
-        if _type_of(info) != target:
-            key += ANSWER_GROUP * (2 if (np.int64(info) & INFO_FIELD_MASK) == BOMB else 1)
-        keys[i - 1] = key
-    order = np.argsort(keys)
-    answers = ids[1:n].copy()
-    for i in range(n - 1):
-        ids[1 + i] = answers[order[i]]
+    order_ids_into(last, id_records, position, ids, n, np.empty((max(n, 1), 2), np.uint64))
 
 
 @kernel
@@ -254,3 +283,30 @@ def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log
         return m, encode(state, nxt, fix), ids[:0].copy()
     order_ids(state[G_LAST_INFO], id_records, position, ids, m)
     return m, encode(state, nxt, fix), ids[:m].copy()
+
+
+@leaf
+def step_into(state, rules, keys, key_ids, id_records, selection, position, records, ids,
+              log, obs, a, at, n, k, fix):
+    """:func:`play` into the caller's buffers, for the env's step from Python: refuse id
+    ``a`` (returns -1, nothing changed) unless it is among the legal ``ids[at:at + n]`` and
+    ``log`` has a row ``k``; else log the state in ``log[k]``, apply ``a``, write the next
+    seat's observation into ``obs`` and its legal ids, in RLCard's order, into
+    ``ids[at + n:]``, and return their count ``m`` (when more than fit there or in
+    ``records``, none are ordered: list them again with :func:`legal`)."""
+    legal_now = False
+    for i in range(at, at + n):
+        if ids[i] == a:
+            legal_now = True
+            break
+    if not legal_now or k >= log.shape[0]:
+        return -1
+    nxt = (state[G_PLAYER] + 1) % 3
+    out = ids[at + n:at + n + records.shape[0]]
+    m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, out)
+    if m < 0:
+        return -1
+    encode_into(state, nxt, fix, obs)
+    if m <= out.shape[0]:
+        order_ids_into(state[G_LAST_INFO], id_records, position, out, m, records)
+    return m

@@ -324,6 +324,36 @@ def test_game_follows_the_env():
     assert env.game.current_player == 1
 
 
+def test_env_state_is_from_hands_state():
+    """The env deals in compiled code (``DE.deal_start``) and makes ``env.game`` only when
+    read: both states are the ones ``Game.from_hands(..., start="play")`` gives, and stay
+    equal step by step, whether the game is read early, late or never."""
+    rng = random.Random(2)
+    saved = np.random.get_state()         # random_deal draws from numpy's global stream
+    deals = []
+    for seed in range(30):
+        np.random.seed(seed)
+        deals.append(DZ.random_deal())
+    np.random.set_state(saved)
+    for seed, deal in enumerate(deals):
+        env = DZ.Env()
+        env.reset(deal)
+        lord = fastdou.cards.from_douzero(deal["landlord"])
+        kitty = fastdou.cards.from_douzero(deal["three_landlord_cards"])
+        ref = fastdou.Game.from_hands(
+            [lord - kitty, fastdou.cards.from_douzero(deal["landlord_down"]),
+             fastdou.cards.from_douzero(deal["landlord_up"])], DZ.RULES, kitty=kitty,
+            start="play", landlord=0)
+        assert (env._hand._state == ref.state).all()
+        done, k = False, 0
+        while not done:
+            if k == seed % 7:
+                assert (env.game.state == env._hand._state).all()
+            _, _, done, _ = env.step(rng.choice(env.infoset.legal_actions))
+            k += 1
+        assert (env.game.state == env._hand._state).all() and env.game.is_terminal()
+
+
 # ------------------------------------------------------------------------ bad input
 def test_bad_deals_are_named():
     good = DZ.random_deal()

@@ -65,6 +65,7 @@ import pickle
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou._entry import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
@@ -97,6 +98,7 @@ class _Lists(dict):
 
 
 _LISTS = _Lists()
+_LIST_OF = _LISTS.__getitem__
 
 
 def card_list(packed: int) -> list:
@@ -126,7 +128,8 @@ def random_deal() -> dict:
 
 
 def _check_deal(card_play_data) -> tuple:
-    """DouZero's deal dict -> (the three hands by seat as dealt, kitty), as count vectors."""
+    """DouZero's deal dict -> the packed hands by seat as dealt (the landlord's with the
+    kitty) and the packed kitty."""
     if not isinstance(card_play_data, dict) or set(DEAL_KEYS) - card_play_data.keys():
         raise InvalidCardsError(f"a DouZero deal is a dict with keys {', '.join(DEAL_KEYS)}, "
                                 f"not {short(card_play_data)}")
@@ -149,7 +152,7 @@ def _check_deal(card_play_data) -> tuple:
     if not contains(np.uint64(lord), np.uint64(kitty)):
         raise InvalidCardsError("the deal's three_landlord_cards are not all in the "
                                 "landlord's 20 cards")
-    return [_cards.unpack(p) for p in (lord - kitty, down, up)], _cards.unpack(kitty)
+    return (lord, down, up), kitty
 
 
 class InfoSet:
@@ -178,61 +181,125 @@ def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
 
 _ARGS: list = []
 _WRITABLE: dict = {}         # rules -> a writable copy of its array
+_SCRATCH = 256               # room for legal actions to start with (more when needed)
+_CALLS: list = []            # the entry points of DE.step_actions and DE.fill
 
 
-def _kernel_args(table) -> tuple:
-    """``step_observe``'s rules and table arrays, as private writable copies (Numba's
-    dispatch takes read-only arrays markedly slower); never written."""
+def _kernel_args() -> tuple:
+    """``step_actions``' rules and table arrays, as private writable copies; never
+    written."""
     if not _ARGS:
+        from fastdou.actions import action_table
+        table = action_table(RULES)
         _ARGS.append(tuple(np.array(a) for a in (RULES.array, table.keys, table.key_ids,
                                                  table.selection, table.id_records)))
     return _ARGS[0]
 
 
+def _entry_points(args) -> tuple:
+    """The compiled entry points of ``DE.step_actions`` and ``DE.fill`` for this module's
+    arrays (``fastdou._entry``: they skip the typing of every argument, and are given only
+    arrays of the exact types they were made for, which these are)."""
+    if not _CALLS:
+        state = np.zeros(S.STATE_SIZE, np.int64)
+        records = np.empty((1, 2), np.uint64)
+        ids, cards, played = (np.empty(1, t) for t in (np.int64, np.uint64, np.int64))
+        x = np.empty((1, DE.X_FARMER), np.float32)
+        z_batch = np.empty((1, DE.Z_ROWS, DE.Z_COLS), np.float32)
+        x_no, z = np.empty(1, np.int8), np.empty((DE.Z_ROWS, DE.Z_COLS), np.int8)
+        for kernel, a in ((DE.step_actions, (state, *args, -1, records, ids, cards, played)),
+                          (DE.fill, (state, cards, x, z_batch, x_no, z))):
+            _CALLS.append(entry_point(kernel, a))
+    return tuple(_CALLS)
+
+
+_WIDTH = (DE.X_LANDLORD, DE.X_FARMER, DE.X_FARMER)     # x_batch columns by seat
+_Z = (DE.Z_ROWS, DE.Z_COLS)
+
+
 class _Hand:
-    """One hand on fastdou with DouZero's view of it. The hand starts as a fastdou ``Game``
-    (``from_hands``, ``start="play"``); each step is one compiled call
-    (``DE.step_observe``: the action id applied to a copy of the game's state, then the
-    observation), and ``game`` catches the Game up with those action ids when it is read."""
+    """One hand on fastdou with DouZero's view of it: a fastdou classic state array, each
+    step two compiled calls (``DE.step_actions``: the action id applied and the next
+    seat's DouZero actions; ``DE.fill``: its arrays, made here). ``game`` is a fastdou
+    ``Game`` (``from_hands``, ``start="play"``) made when first read and caught up with
+    the action ids whenever read."""
 
     def __init__(self):
+        self._dealt = None
         self._game = None
         self._over = False
+        self._scratch(_SCRATCH)
+
+    def _scratch(self, n: int) -> None:
+        self._records = np.empty((n, 2), np.uint64)
+        self._ids, self._cards, self._played = (np.empty(n, t) for t in
+                                                 (np.int64, np.uint64, np.int64))
 
     def start(self, card_play_data) -> None:
-        hands, kitty = _check_deal(card_play_data)
-        self._dealt = [hands[0] + kitty, hands[1], hands[2]]
+        dealt, kitty = _check_deal(card_play_data)
+        self._dealt = dealt
+        self._packed_kitty = kitty
         self._kitty = list(card_play_data["three_landlord_cards"])
-        self._game = Game.from_hands(hands, RULES, kitty=kitty, start="play", landlord=0)
-        self._args = _kernel_args(self._game.action_table)
-        self._state = self._game.state
+        self._game = None
+        self._args = _kernel_args()
+        self._state = np.empty(S.STATE_SIZE, np.int64)
+        hands = np.array([dealt[0] - kitty, dealt[1], dealt[2]], np.uint64)
+        DE.deal_start(self._state, self._args[0], hands, np.uint64(kitty))
         self.seq = []                # every action's packed cards
-        self._ids = []               # and its action id
+        self._ids_played = []        # and its action id
         self._synced = 0             # how many of them the Game has played
         self._over = False
         self._step(-1)
 
     def _step(self, a: int) -> None:
         """Apply action id ``a`` (-1: none) and observe the seat to act."""
-        status, actions, x_batch, z_batch, x_no_action, z = \
-            DE.step_observe(self._state, *self._args, a)
-        if status != KA.OK:          # unreachable: ids come from the legal actions
-            raise IllegalMoveError(f"action id {a} was refused (status {status})")
-        ids, legal = actions.tolist()
-        if not legal:                # the hand is over: the last observation stays, as
+        step, fill = _CALLS or _entry_points(self._args)
+        state, cards, played = self._state, self._cards, self._played
+        ra, keys, key_ids, selection, id_records = self._args
+        m = step(state, ra, keys, key_ids, selection, id_records, a, self._records,
+                 self._ids, cards, played)
+        if m < 0:
+            m = self._step_slowly(-m, a)
+            cards, played = self._cards, self._played
+        if m == 0:                   # the hand is over: the last observation stays, as
             self._over = True        # DouZero's does
             return
+        width = _WIDTH[(len(self.seq) + (a >= 0)) % 3]
+        x_batch = np.empty((m, width), np.float32)
+        z_batch = np.empty((m, *_Z), np.float32)
+        x_no_action = np.empty(width - DE.CARD_FEATURES, np.int8)
+        z = np.empty(_Z, np.int8)
+        fill(state, cards, x_batch, z_batch, x_no_action, z)
         self.obs_parts = x_batch, z_batch, x_no_action, z
-        self._legal = legal
-        self._index = dict(zip(legal, ids))
+        self._legal = legal = cards[:m].tolist()
+        self._index = dict(zip(legal, played[:m].tolist()))
+
+    def _step_slowly(self, status: int, a: int) -> int:
+        """``_step`` when ``step_actions`` said more: list the actions again with more
+        room; a refused id is unreachable (ids come from the legal actions)."""
+        if status < KA.OVERFLOW:
+            raise IllegalMoveError(f"action id {a} was refused (status {status})")
+        self._scratch(2 * (status - KA.OVERFLOW))
+        step = _CALLS[0]
+        ra, keys, key_ids, selection, id_records = self._args
+        return step(self._state, ra, keys, key_ids, selection, id_records, -1,
+                    self._records, self._ids, self._cards, self._played)
 
     @property
     def game(self) -> Game:
+        if self._dealt is None:
+            return None
         g = self._game
-        if g is not None:
-            for a in self._ids[self._synced:]:
-                g.push_id(a)
-            self._synced = len(self._ids)
+        if g is None:
+            lord, down, up = self._dealt
+            kitty = self._packed_kitty
+            g = self._game = Game.from_hands(
+                [_cards.unpack(p) for p in (lord - kitty, down, up)], RULES,
+                kitty=_cards.unpack(kitty), start="play", landlord=0)
+            self._synced = 0
+        for a in self._ids_played[self._synced:]:
+            g.push_id(a)
+        self._synced = len(self._ids_played)
         return g
 
     @property
@@ -241,7 +308,7 @@ class _Hand:
 
     def apply(self, action) -> bool:
         """Play a DouZero card list; returns whether the hand is over."""
-        if self._game is None:
+        if self._dealt is None:
             raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
         if self._over:
             raise GameStateError("the hand is over")
@@ -252,7 +319,7 @@ class _Hand:
                                    f"{POSITIONS[self.seat]} now")
         self._step(a)
         self.seq.append(packed)
-        self._ids.append(a)
+        self._ids_played.append(a)
         return self._over
 
     @property
@@ -269,16 +336,16 @@ class _Hand:
 
     def obs(self) -> dict:
         x_batch, z_batch, x_no_action, z = self.obs_parts
-        lists = _LISTS
         return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
-                "legal_actions": [list(lists[c]) for c in self._legal],
+                "legal_actions": list(map(list, map(_LIST_OF, self._legal))),
                 "x_no_action": x_no_action, "z": z}
 
     def infoset(self) -> InfoSet:
         """DouZero's infoset before the next action (after the last one: before it), built
         from the deal and the actions alone."""
         t = len(self.seq) - self._over
-        return reference_infoset(self._dealt, self._kitty, self.seq[:t], self._legal)
+        dealt = [_cards.unpack(p) for p in self._dealt]
+        return reference_infoset(dealt, self._kitty, self.seq[:t], self._legal)
 
 
 def reference_infoset(dealt, kitty, seq, legal) -> InfoSet:
@@ -359,7 +426,7 @@ class Env:
     @property
     def infoset(self) -> InfoSet:
         """DouZero's infoset of the acting position (built when first read after a step)."""
-        if self._hand._game is None:
+        if self._hand._dealt is None:
             return None
         if self._infoset is None:
             self._infoset = self._hand.infoset()

@@ -59,6 +59,7 @@ from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
 
 from fastdou import kernels as K
+from fastdou._entry import entry_point
 from fastdou.actions import action_table
 from fastdou.cards import TOKENS
 from fastdou.errors import GameStateError, IllegalMoveError
@@ -284,7 +285,10 @@ class _RawObs(_LazyDict):
 
 # ----------------------------------------------------------------------- the game
 LOG_ROWS = 256       # states logged for step_back (a classic hand has at most 162 actions)
-IDS_ROOM = 1024      # legal ids room to start with (20-card hands lead a few hundred moves)
+IDS_ROOM = 4096      # the legal ids buffer: each state's after the last (20-card hands lead a
+#                      few hundred moves); a fresh one when full, the states keep theirs
+_OBS_SIZE = (KR.LANDLORD_SIZE, KR.FARMER_SIZE, KR.FARMER_SIZE)
+_STEP = []           # KR.step_into's compiled entry point, found at the first step
 
 
 class FastdouDoudizhuGame:
@@ -300,6 +304,7 @@ class FastdouDoudizhuGame:
         self.num_players = N_SEATS
         self.t = t = tables()
         self._kargs = t.kernel_args
+        self.records = np.empty((IDS_ROOM, L.REC_WIDTH), np.uint64)      # scratch
         self._room(IDS_ROOM)
         self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
         self.st = None
@@ -307,8 +312,13 @@ class FastdouDoudizhuGame:
         self.obs = None          # the seat to act's obs, when the last step made it
 
     def _room(self, n):
-        self.ids = np.empty(n, np.int64)         # ids[:self.n]: the seat to act's legal ids
-        self.records = np.empty((n, L.REC_WIDTH), np.uint64)        # scratch
+        """A fresh legal ids buffer with room for ``n``: ``ids[at:end]`` are the seat to
+        act's legal ids (``legal``), the next ones go after them, so no id a state holds
+        is ever written again."""
+        self.ids = np.empty(n, np.int64)
+        self.at = self.end = 0
+        if len(self.records) < n:
+            self.records = np.empty((n, L.REC_WIDTH), np.uint64)
 
     # RLCard's Game interface --------------------------------------------------------
     @staticmethod
@@ -335,6 +345,7 @@ class FastdouDoudizhuGame:
         self.over = False
         self.current = 0
         self._legal_now()
+        self.obs = None
         return 0, 0
 
     def get_player_id(self):
@@ -364,18 +375,23 @@ class FastdouDoudizhuGame:
         ``self.obs``."""
         if self.k == len(self.log):
             self.log = np.concatenate([self.log, np.empty_like(self.log)])
-        n, obs, legal = KR.play(self.st, _RULES_ARRAY, *self._kargs, aid, self.n, self.log,
-                                self.k, self.records, self.ids, self.fix_quirks)
+        obs = np.empty(_OBS_SIZE[self.current + 1 if self.current < 2 else 0], np.int8)
+        keys, key_ids, id_records, selection, position = self._kargs
+        at, end, ids, records = self.at, self.end, self.ids, self.records
+        step = _STEP[0] if _STEP else _step_entry(self, obs)
+        n = step(self.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position,
+                 records, ids, self.log, obs, aid, at, end - at, self.k, self.fix_quirks)
         if n < 0:
             if self.is_over():
                 raise GameStateError("the hand is over; call reset()")
             raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
                                    f"legal action of seat {self.current} now")
         self.k += 1
-        if n > len(self.ids):
+        if n > len(ids) - end or n > len(records):
             self._legal_now()
         else:
-            self.n, self.legal = n, legal
+            self.at, self.end = end, end + n
+            self.legal = ids[end:end + n]
         self.obs = obs
         seat = self.current
         self.trace.append((seat, self.t.names[aid]))
@@ -405,15 +421,22 @@ class FastdouDoudizhuGame:
         self.winner_id = None
         self.over = False
         self._legal_now()
+        self.obs = None
         return True
 
     def _legal_now(self):
-        self.n = KR.legal(self.st, _RULES_ARRAY, *self._kargs, self.records, self.ids)
-        if self.n > len(self.ids):
-            self._room(2 * self.n)
-            self.n = KR.legal(self.st, _RULES_ARRAY, *self._kargs, self.records, self.ids)
-        self.legal = self.ids[:self.n].copy()     # the seat to act's ids (not to be changed)
-        self.obs = None
+        """List the seat to act's legal ids after the last ones (in a fresh buffer when they
+        do not fit)."""
+        keys, key_ids, id_records, selection, position = self._kargs
+        for _ in range(2):
+            room = min(len(self.ids) - self.end, len(self.records))
+            n = KR.legal(self.st, _RULES_ARRAY, keys, key_ids, id_records, selection,
+                         position, self.records[:room], self.ids[self.end:self.end + room])
+            if n <= room:
+                break
+            self._room(max(IDS_ROOM, 2 * n, len(self.ids)))
+        self.at, self.end = self.end, self.end + n
+        self.legal = self.ids[self.at:self.end]  # the seat to act's ids (never written again)
 
     # what the env reads ------------------------------------------------------------
     def legal_ids(self, seat: int) -> np.ndarray:
@@ -487,6 +510,16 @@ class FastdouDoudizhuGame:
         if self._suits is None:
             self._suits_build()
         return " ".join(_card_name(c) for lst in self._suits[seat] for c in lst)
+
+
+def _step_entry(game, obs):
+    """``KR.step_into``'s compiled entry point for the game's buffers (``fastdou._entry``:
+    it skips the typing of 16 arguments; the arrays are this module's, of fixed types)."""
+    keys, key_ids, id_records, selection, position = game._kargs
+    _STEP.append(entry_point(KR.step_into, (
+        game.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position, game.records,
+        game.ids, game.log, obs, 0, 0, 0, 0, game.fix_quirks)))
+    return _STEP[0]
 
 
 # ----------------------------------------------------------------------- the env
