@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
                             InvalidCardsError, PositionError, RecordError)
+from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import engine as E
@@ -27,7 +29,12 @@ from fastdou.kernels.packing import contains
 from fastdou.moves import Move
 from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
 
-_ACTIONS_HINT = 256   # a first buffer for legal actions; a position with more gets its own
+if TYPE_CHECKING:
+    from fastdou.actions import ActionTable
+    from fastdou.observation import Observation
+    from fastdou.position import Position
+
+_ACTIONS_HINT = 256   # a first buffer for legal actions; it grows to what a position needs
 _LOG_HINT = 128       # room for the states before this many actions; it doubles when full
 PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
           S.PH_DONE: "done"}
@@ -179,7 +186,7 @@ def _writable_rules(rules) -> np.ndarray:
 class Game:
     """One hand of play. Build it with :meth:`new` or :meth:`from_hands`."""
 
-    def __init__(self, rules, state: np.ndarray, start: dict):
+    def __init__(self, rules: Rules, state: np.ndarray, start: dict):
         self.rules = rules
         self._state = state
         self._start = start          # how the hand began, for the game record
@@ -191,11 +198,12 @@ class Game:
         self._ids = None             # the legal ids are written here: (ids, read-only view,
         self._ids_end = 0            # records scratch), each position's after the last, up
         self._n_ids = -1             # to _ids_end; the last _n_ids are legal now (-1: unknown)
+        self._actions_buf = None     # legal action records (see _records)
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def new(cls, rules="classic", *, seed: int = 0, deal: int = 0, start: str = "bidding",
-            landlord=None) -> "Game":
+    def new(cls, rules: RulesLike = "classic", *, seed: int = 0, deal: int = 0,
+            start: str = "bidding", landlord: int | None = None) -> "Game":
         """Deal ``deal`` of ``seed``: the same cards, first bidder and redeals as
         :func:`fastdou.simulate` plays for that deal.
 
@@ -211,9 +219,11 @@ class Game:
         return cls(rules, state, begin)
 
     @classmethod
-    def from_hands(cls, hands, rules="classic", *, kitty=None, first: int = 0,
-                   landlords=None, marked=None, seed: int = 0, start: str = "bidding",
-                   landlord=None) -> "Game":
+    def from_hands(cls, hands: Sequence[CardsLike], rules: RulesLike = "classic", *,
+                   kitty: CardsLike | None = None, first: int = 0,
+                   landlords: tuple[int, int] | None = None, marked: str | int | None = None,
+                   seed: int = 0, start: str = "bidding",
+                   landlord: int | None = None) -> "Game":
         """A hand dealt by the caller: one hand per seat (any card notation) and the kitty.
 
         Bidding opens with seat ``first``. Marked-card rules (five_player) take
@@ -279,7 +289,7 @@ class Game:
 
     # ----------------------------------------------------------------- positions
     @classmethod
-    def from_position(cls, position) -> "Game":
+    def from_position(cls, position: Position | str) -> "Game":
         """Continue a hand from a :class:`~fastdou.Position` (or its text), in the play
         phase: the position's seats, landlord side, seat to act and play to beat; base
         score 1, multiplier 1, no plays yet (spring counts from here). A Position carries
@@ -305,7 +315,7 @@ class Game:
             state[S.G_LAST_PLAYER] = pos.last_player
         return cls(pos.rules, state, {"position": str(pos)})
 
-    def position(self):
+    def position(self) -> Position:
         """The current :class:`~fastdou.Position` (play phase only)."""
         from fastdou.position import Position
         st = self._state
@@ -372,10 +382,15 @@ class Game:
 
     # ----------------------------------------------------------------- actions
     def _records(self) -> np.ndarray:
-        out = np.empty((_ACTIONS_HINT, REC_WIDTH), dtype=np.uint64)
+        """The legal action records, in a buffer of this game's that grows to the most any
+        position needed (so a large lead, emperor's, is generated once a call, not twice);
+        read them before the next call."""
+        out = self._actions_buf
+        if out is None:
+            out = self._actions_buf = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
         n = E.legal_actions(self._state, self.rules.array, out)
         if n > len(out):
-            out = np.empty((n, REC_WIDTH), dtype=np.uint64)
+            out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
             E.legal_actions(self._state, self.rules.array, out)
         return out[:n]
 
@@ -401,7 +416,7 @@ class Game:
             raise IllegalMoveError(self._why_illegal(int(action), None))
         return np.array([int(action), 0], dtype=np.uint64)
 
-    def play(self, action) -> None:
+    def play(self, action: MoveLike | int) -> None:
         """Apply ``action`` after checking it is legal now (IllegalMoveError says why)."""
         if self.is_terminal():
             raise IllegalMoveError("the hand is over")
@@ -427,7 +442,7 @@ class Game:
             return f"{move.text()} is not a legal lead"
         return f"{move.text()} does not beat {last.text()}"
 
-    def push(self, action, *, _record=None) -> None:
+    def push(self, action: MoveLike | int, *, _record: np.ndarray | None = None) -> None:
         """Apply ``action`` without checking that it is legal now (fast): only that it is an
         action of this phase and, in play, that the player holds its cards. A move that does
         not beat the last one, or a pass when leading, is applied as given."""
@@ -453,7 +468,7 @@ class Game:
 
     # ----------------------------------------------------------------- action ids
     @property
-    def action_table(self):
+    def action_table(self) -> ActionTable:
         """The :class:`~fastdou.ActionTable` of this game's rules."""
         if self._table is None:
             from fastdou.actions import action_table
@@ -526,7 +541,7 @@ class Game:
         mask[self.legal_action_ids()] = True
         return mask
 
-    def play_id(self, action_id) -> None:
+    def play_id(self, action_id: int) -> None:
         """Apply the action of id ``action_id`` after checking it is legal now."""
         t = self.action_table
         if not t.is_action(action_id):
@@ -543,7 +558,7 @@ class Game:
                 action, action.record if self.phase == "play" else None))
         self.push_id(action_id)
 
-    def push_id(self, action_id) -> None:
+    def push_id(self, action_id: int) -> None:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
@@ -600,12 +615,12 @@ class Game:
                      for before, action in zip(self._log, self._actions))
 
     # ----------------------------------------------------------------- per-seat views
-    def observation(self, seat: int):
+    def observation(self, seat: int) -> Observation:
         """What seat ``seat`` may know now: a :class:`~fastdou.Observation`."""
         from fastdou.observation import observe
         return observe(self, _seat("seat", seat, self.rules.players))
 
-    def encode(self, seat: int, out=None) -> np.ndarray:
+    def encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """fastdou's numeric encoding of :meth:`observation` (``int8``, layout in
         ``fastdou.kernels.encoding``), written into ``out`` when given."""
         seat = _seat("seat", seat, self.rules.players)
@@ -617,7 +632,7 @@ class Game:
         KE.encode(self._state, self.rules.array, seat, out)
         return out
 
-    def pop(self):
+    def pop(self) -> Move | int:
         """Undo the last action exactly and return it."""
         if not self._actions:
             raise GameStateError("no action to undo")

@@ -39,8 +39,8 @@ are the parts::
 import numpy as np
 
 from fastdou.kernels import engine as E
-from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, nrt_kernel, push_id
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
