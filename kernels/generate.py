@@ -98,10 +98,10 @@ def lone_joker_power(rank):
 def bomb_power(cards, kind, rank, rules):
     """The power of a move (packed ``cards`` read as ``kind`` and ``rank``); -1 for a
     non-bomb."""
-    if not is_bomb_kind(kind):
-        return -1
     if kind == ROCKET:
         return joker_bomb_power(count(cards, SMALL_JOKER) + count(cards, BIG_JOKER), rules)
+    if kind != BOMB:
+        return -1
     if rank >= SMALL_JOKER:
         return lone_joker_power(rank)
     return rank_bomb_power(size(cards), rank, rules)
@@ -416,33 +416,6 @@ def _fours(out, n, h, rules, sc):
     return n
 
 
-@leaf
-def _trio_kickers(out, n, sc):
-    """A trio with one kicker: any other rank (a solo), any other pair."""
-    solo1 = wanted(sc, TRIO_SOLO, 1)
-    pair1 = wanted(sc, TRIO_PAIR, 1)
-    if not (solo1 or pair1):
-        return n
-    m = sc.trios & sc.up
-    while m:
-        t = lowest_bit(m)
-        m &= m - 1
-        core = unit(t, 3)
-        if solo1:
-            mk = sc.ones & ~(1 << t)
-            while mk:
-                k = lowest_bit(mk)
-                mk &= mk - 1
-                n = _put(out, n, core + unit(k, 1), TRIO_SOLO, t, 1)
-        if pair1:
-            mk = sc.pairs & ~(1 << t)
-            while mk:
-                k = lowest_bit(mk)
-                mk &= mk - 1
-                n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
-    return n
-
-
 @kernel
 def query(want_kind, want_len, want_size, above, above2, above_power):
     """The filters of :func:`emit` as one tuple of int64 (one compiled ``emit`` for all).
@@ -494,7 +467,26 @@ def emit(h, rules, q, out):
     for kind, mask in ((SOLO, sc.solos), (PAIR, sc.pairs), (TRIO, sc.trios), (QUAD, sc.fours)):
         if wanted(sc, kind, 1):
             n = _same_rank(out, n, mask & sc.up, kind, KINDS[kind, K_CORE])
-    n = _trio_kickers(out, n, sc)
+    solo1 = wanted(sc, TRIO_SOLO, 1)            # a trio with a kicker: any other rank (a
+    pair1 = wanted(sc, TRIO_PAIR, 1)            # solo), any other pair
+    if solo1 or pair1:
+        m = sc.trios & sc.up
+        while m:
+            t = lowest_bit(m)
+            m &= m - 1
+            core = unit(t, 3)
+            if solo1:
+                mk = sc.ones & ~(1 << t)
+                while mk:
+                    k = lowest_bit(mk)
+                    mk &= mk - 1
+                    n = _put(out, n, core + unit(k, 1), TRIO_SOLO, t, 1)
+            if pair1:
+                mk = sc.pairs & ~(1 << t)
+                while mk:
+                    k = lowest_bit(mk)
+                    mk &= mk - 1
+                    n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
     if sc.kinds & FOURS_KINDS:
         n = _fours(out, n, h, rules, sc)
     for kind in CHAIN_KINDS:
