@@ -13,13 +13,13 @@ import numpy as np
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
-    FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
-    JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS, PAIR, PASS, PLANE_SOLO, QUAD,
-    QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW,
-    R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE,
-    R_ROCKET_KICKERS, R_WING_TRIO, ROCKET, SMALL_JOKER, SOLO, SPACESHIP, TRIO, TRIO_PAIR,
-    TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS,
+    FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL,
+    JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS,
+    PAIR, PASS, PLANE_SOLO, QUAD, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
+    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
+    R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_WING_TRIO, ROCKET, SMALL_JOKER,
+    SOLO, SPACESHIP, TRIO, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
@@ -141,7 +141,8 @@ def wanted(sc, kind, length):
 
 @kernel
 def held(sc, copies):
-    """The ranks (jokers aside) held at least ``copies`` (1..4) times: a chain's links."""
+    """The ranks held at least ``copies`` (1..4) times (``Scan``'s ``ones`` .. ``fours``):
+    the links a chain of that width may use."""
     if copies == 1:
         return sc.ones
     if copies == 2:
