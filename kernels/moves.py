@@ -132,10 +132,9 @@ def beats(a, b, rules):
     kb = kind_of(b[REC_INFO])
     if ka == PASS or kb == PASS:
         return False
-    pa = bomb_power(a[REC_CARDS], ka, rank_of(a[REC_INFO]), rules)
-    pb = bomb_power(b[REC_CARDS], kb, rank_of(b[REC_INFO]), rules)
-    if pa >= 0 or pb >= 0:
-        return pa > pb
+    if is_bomb_kind(ka) or is_bomb_kind(kb):      # a bomb beats every non-bomb (power -1)
+        return bomb_power(a[REC_CARDS], ka, rank_of(a[REC_INFO]), rules) > \
+            bomb_power(b[REC_CARDS], kb, rank_of(b[REC_INFO]), rules)
     la = length_of(a[REC_INFO])
     if ka != kb or la != length_of(b[REC_INFO]) or size(a[REC_CARDS]) != size(b[REC_CARDS]):
         return False
