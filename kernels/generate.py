@@ -57,8 +57,9 @@ def link_size(kind):
 @leaf
 def _put(out, n, cards, kind, rank, length):
     if n < out.shape[0]:
-        out[n, 0] = cards
-        out[n, 1] = info(kind, rank, length)
+        i = np.uint64(n)
+        out[i, np.uint64(0)] = cards
+        out[i, np.uint64(1)] = info(kind, rank, length)
     return n + 1
 
 
@@ -433,14 +434,14 @@ def _fours(out, n, h, rules, sc):
             while ma:
                 a = lowest_bit(ma)
                 ma &= ma - 1
-                if count(h, a) >= 2:
-                    n = _put(out, n, core + unit(a, 2), FOUR_TWO_SOLO, f, 1)
-                mb = ma
+                with_a = core + unit(a, 1)
+                if (sc.twos >> a) & 1:
+                    n = _put(out, n, with_a + unit(a, 1), FOUR_TWO_SOLO, f, 1)
+                mb = 0 if no_rocket and a == SMALL_JOKER else ma
                 while mb:
                     b = lowest_bit(mb)
                     mb &= mb - 1
-                    if not (no_rocket and a == SMALL_JOKER):
-                        n = _put(out, n, core + unit(a, 1) + unit(b, 1), FOUR_TWO_SOLO, f, 1)
+                    n = _put(out, n, with_a + unit(b, 1), FOUR_TWO_SOLO, f, 1)
         if pair2:
             ma = sc.pairs & others
             while ma:
