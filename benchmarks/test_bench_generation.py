@@ -19,6 +19,7 @@ import fastdou
 from conftest import best_time
 from corpus import lead_hands, response_positions
 from fastdou import kernels as K
+from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import generate_batch_into
 from loops import count_lead_all, lead_all, respond_all
 
@@ -47,7 +48,7 @@ def batch_rates(hands, rules, threads):
     buf = K.new_moves(total)
     numba.set_num_threads(threads)
     t_loop, _ = best_time(lead_all, hands, rules, OUT)
-    t_batch, (moves, _) = best_time(K.generate_batch, hands, lasts, rules)
+    t_batch, (moves, _) = best_time(fresh_batch, hands, lasts, rules)
     t_into, n = best_time(generate_batch_into, hands, lasts, rules, buf, offsets, threads)
     assert len(moves) == n == total
     return t_loop, t_batch, t_into

@@ -3,6 +3,8 @@
 Each hand is generated once. A fresh batch first counts every hand's moves by the closed
 forms of ``counting`` (a fraction of the cost of generating them), sums the counts into
 offsets, then every hand writes its moves straight into its slice of one exact array.
+Moves are written as a stream (``records_out``: non-temporal stores, which do not read
+the lines they fill first).
 Into a buffer the caller reuses, on one or two threads, the first part of the hands is
 generated one after another with no count at all, and the second part from the count of
 the first (made by the second thread while the first generates). Each hand's moves depend
@@ -15,6 +17,9 @@ from numba import prange
 from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.moves import count_responses, responses
+from fastdou.kernels.records_out import stream_fence
+
+BLOCKS = 256   # a fill's blocks of hands, each streamed then fenced (up to 256 threads busy)
 
 
 @parallel_kernel
@@ -26,16 +31,22 @@ def _count(hands, lasts, rules, offsets):
 
 
 @leaf
-def _fill_one(hand, last, rules, moves, lo, hi):
-    """Hand i's moves into ``moves[lo:hi]`` (a view built without reference counting)."""
-    return responses(hand, last, rules, moves[lo:hi])
+def _fill_range(hands, lasts, rules, offsets, moves, lo, hi):
+    """Hands lo..hi-1 into ``moves[offsets[i]:offsets[i + 1]]``, streamed."""
+    for i in range(lo, hi):
+        responses(hands[i], lasts[i], rules, (moves, offsets[i]))
+    stream_fence()
 
 
 @parallel_kernel
 def _fill(hands, lasts, rules, offsets, moves):
-    """Write hand i's moves into ``moves[offsets[i]:offsets[i + 1]]``."""
-    for i in prange(hands.shape[0]):
-        _fill_one(hands[i], lasts[i], rules, moves, offsets[i], offsets[i + 1])
+    """Write hand i's moves into ``moves[offsets[i]:offsets[i + 1]]`` (in ``BLOCKS`` blocks
+    of hands, in parallel)."""
+    n = hands.shape[0]
+    blocks = min(n, BLOCKS)
+    for b in prange(blocks):
+        _fill_range(hands, lasts, rules, offsets, moves, b * n // blocks,
+                    (b + 1) * n // blocks)
     return moves
 
 
@@ -70,8 +81,9 @@ def _stream(hands, lasts, rules, moves, offsets, lo, hi, pos):
     Returns the end; past ``len(moves)`` the moves that did not fit were not written."""
     cap = moves.shape[0]
     for i in range(lo, hi):
-        pos += responses(hands[i], lasts[i], rules, moves[min(pos, cap):])
+        pos += responses(hands[i], lasts[i], rules, (moves, min(pos, cap)))
         offsets[i + 1] = pos
+    stream_fence()
     return pos
 
 

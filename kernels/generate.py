@@ -2,8 +2,8 @@
 above a rank / bomb power. Leading moves, responses and readings all run through ``emit``.
 
 Moves are written as records into ``out`` (a ``uint64`` array of shape ``(cap, 2)``, see
-``layout``); a generator returns how many moves exist, writing the first ``cap`` of them, so
-``cap = 0`` counts without building. Ranks are walked as bit masks (bit r: rank r), so the
+``layout``, or a batch's stream, see ``records_out``); a generator returns how many moves
+exist, writing the first ``cap`` of them, so ``cap = 0`` counts without building. Ranks are walked as bit masks (bit r: rank r), so the
 loops visit only ranks that can take part.
 """
 
@@ -23,6 +23,7 @@ from fastdou.kernels.layout import (
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
+from fastdou.kernels.records_out import put_record, room
 
 ANY = -1             # kind filter: every kind
 NO_KIND = PASS       # kind filter: no kind but bombs
@@ -56,10 +57,8 @@ def link_size(kind):
 
 @leaf
 def _put(out, n, cards, kind, rank, length):
-    if n < out.shape[0]:
-        i = np.uint64(n)
-        out[i, np.uint64(0)] = cards
-        out[i, np.uint64(1)] = info(kind, rank, length)
+    if n < room(out):
+        put_record(out, n, cards, info(kind, rank, length))
     return n + 1
 
 

@@ -15,6 +15,7 @@ import fastdou
 from conftest import every_rules, random_hand, rules_id
 from fastdou import kernels as K
 from fastdou.errors import ArgumentError
+from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
 from test_counting import concentrated, lasts_for, packed
 
@@ -49,9 +50,10 @@ def batch_for(rules, rng, n=120):
 
 def check_equal(hands, lasts, rules):
     want_moves, want_offsets = _per_hand(hands, lasts, rules.array, K.new_moves(1 << 16))
-    moves, offsets = K.generate_batch(hands, lasts, rules.array)
-    np.testing.assert_array_equal(offsets, want_offsets)
-    np.testing.assert_array_equal(moves, want_moves)           # same records, same order
+    for moves, offsets in (K.generate_batch(hands, lasts, rules.array),   # the kernel
+                           fresh_batch(hands, lasts, rules.array)):      # the API's
+        np.testing.assert_array_equal(offsets, want_offsets)
+        np.testing.assert_array_equal(moves, want_moves)       # same records, same order
     np.testing.assert_array_equal(K.count_batch(hands, lasts, rules.array),
                                   np.diff(want_offsets))
     return want_moves, want_offsets
