@@ -130,10 +130,12 @@ def _run(chain, s):
 
 @kernel
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
-    """Chains with no attachments. ``starts`` holds the ranks that start a run of
-    ``length`` ranks of ``chain``: its bits whose top s + length - 1 is above ``above``
-    are the chains of that length. It starts at the shortest length wanted, in a number of
-    steps set by the rules alone (so branches predict well)."""
+    """Chains with no attachments. Leading (``above`` < 0): by the maximal runs, a run of
+    ``run`` ranks holding run + 1 - length chains of each length. Otherwise ``starts``
+    holds the ranks that start a run of ``length`` ranks of ``chain``: its bits whose top
+    s + length - 1 is above ``above`` are the chains of that length, from the shortest
+    length wanted, in a number of steps set by the rules alone (so branches predict
+    well)."""
     lo = min_len
     hi = N_RANKS
     if want_len != 0:
@@ -147,6 +149,18 @@ def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
     starts = chain
     for j in range(1, lo):
         starts &= chain >> j
+    if above < 0:
+        n = 0
+        hi = min(hi, max_move // per)
+        runs = starts & ~(chain << 1)      # the maximal runs of at least lo ranks
+        while runs:
+            s = lowest_bit(runs)
+            runs &= runs - 1
+            run = _run(chain, s)
+            top = min(run, hi)
+            if top >= lo:          # the sum over lo..top of run + 1 - length
+                n += (top - lo + 1) * (run + 1) - (top * (top + 1) - (lo - 1) * lo) // 2
+        return n
     n = 0
     length = lo
     while starts and length <= hi and per * length <= max_move:

@@ -57,8 +57,9 @@ def link_size(kind):
 @leaf
 def _put(out, n, cards, kind, rank, length):
     if n < out.shape[0]:
-        out[n, 0] = cards
-        out[n, 1] = info(kind, rank, length)
+        i = np.uint64(n)
+        out[i, np.uint64(0)] = cards
+        out[i, np.uint64(1)] = info(kind, rank, length)
     return n + 1
 
 
@@ -236,6 +237,8 @@ def _plane_solo(out, n, h, rules, sc, core, s, t):
     outside it."""
     length = t - s + 1
     cand = sc.ones & ~span(s, t)
+    if length == 2:
+        return _two_wings(out, n, sc, core, t, cand, rules[R_ROCKET_KICKERS] == 0)
     bomb_wings = rules[R_BOMB_WINGS] != 0
     caps = np.uint64(0)
     trio_bad = 0
@@ -256,6 +259,28 @@ def _plane_solo(out, n, h, rules, sc, core, s, t):
                   rules[R_ROCKET_KICKERS] == 0, trio_bad)
 
 
+@leaf
+def _two_wings(out, n, sc, core, t, cand, no_rocket):
+    """:func:`_plane_solo` for a chain of two trios (the common plane): two wing cards
+    from ``cand``, in ``_wings``' order (a pair of a rank first, then the rank with each
+    above it)."""
+    ma = cand
+    while ma:
+        a = lowest_bit(ma)
+        ma &= ma - 1
+        with_a = core + unit(a, 1)
+        if (sc.twos >> a) & 1:
+            n = _put(out, n, with_a + unit(a, 1), PLANE_SOLO, t, 2)
+        mb = ma
+        if no_rocket and a == SMALL_JOKER:
+            mb &= ~(1 << BIG_JOKER)
+        while mb:
+            b = lowest_bit(mb)
+            mb &= mb - 1
+            n = _put(out, n, with_a + unit(b, 1), PLANE_SOLO, t, 2)
+    return n
+
+
 @kernel
 def _spread(mask):
     """A packed multiset with one card of each rank in ``mask``."""
@@ -267,39 +292,65 @@ def _spread(mask):
     return w
 
 
+@kernel
+def run_from(chain, s):
+    """Number of consecutive ranks of mask ``chain`` from ``s`` up."""
+    return lowest_bit(~(chain >> s))
+
+
+@kernel
+def chain_lengths(run, s, per, min_len, want_len, want_size, above, max_move):
+    """The chain lengths from start ``s`` along a run of ``run`` ranks that pass the
+    filters, as (lowest, highest): at least ``min_len``, at most ``max_move`` cards of
+    ``per`` a link, the length / size wanted, and a top rank s + length - 1 above
+    ``above``. Empty when lowest > highest."""
+    lo = max(min_len, above - s + 2, 1)
+    hi = run if per * run <= max_move else max_move // per
+    if want_len != 0:
+        lo = max(lo, want_len)
+        hi = min(hi, want_len)
+    if want_size != 0:
+        if want_size % per:
+            return 1, 0
+        lo = max(lo, want_size // per)
+        hi = min(hi, want_size // per)
+    return lo, hi
+
+
+@kernel
+def _spread_run(s, k):
+    """A packed multiset with one card of each of the ``k`` ranks from ``s`` up."""
+    if k <= 0:
+        return np.uint64(0)
+    return (_NIBBLE_ONES >> np.uint64(64 - COUNT_BITS * k)) << np.uint64(COUNT_BITS * s)
+
+
 @leaf
 def _chains(out, n, h, rules, sc, kind):
     """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) and what they
-    carry: wings, a carrier's trios, a spaceship's trio chain."""
+    carry: wings, a carrier's trios, a spaceship's trio chain. By start, then length."""
     width = KINDS[kind, K_CORE]
     group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
     per = link_size(kind)
     min_len = rules[KINDS[kind, K_CHAIN_MIN]]
     chain = held(sc, width) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
-    starts = chain
+    ship = kind == SPACESHIP
+    above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
+    starts = chain                                 # the starts of a run of min_len
+    for j in range(1, min_len):
+        starts &= chain >> j
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        core = np.uint64(0)
-        t = s
-        while (chain >> t) & 1:
-            core += unit(t, width)
-            length = t - s + 1
-            t += 1
-            if per * length > sc.max_move:
-                break
-            if length < min_len or (sc.want_len != 0 and length != sc.want_len):
-                continue
-            if sc.want_size != 0 and per * length != sc.want_size:
-                continue
-            top = t - 1
-            if kind == SPACESHIP:
-                if top >= sc.above:
-                    n = _spaceship(out, n, rules, sc, core, s, top)
-                continue
-            if top <= sc.above:
-                continue
-            if kind == PLANE_SOLO:
+        lo, hi = chain_lengths(run_from(chain, s), s, per, min_len, sc.want_len,
+                               sc.want_size, above, sc.max_move)
+        core = _spread_run(s, lo - 1) * np.uint64(width)
+        for length in range(lo, hi + 1):
+            top = s + length - 1
+            core += unit(top, width)
+            if ship:
+                n = _spaceship(out, n, rules, sc, core, s, top)
+            elif kind == PLANE_SOLO:
                 n = _plane_solo(out, n, h, rules, sc, core, s, top)
             elif group > 0:        # a pair (trio) of each of ``length`` ranks off the chain
                 cand = (sc.pairs if group == 2 else sc.trios) & ~span(s, top)
@@ -383,14 +434,14 @@ def _fours(out, n, h, rules, sc):
             while ma:
                 a = lowest_bit(ma)
                 ma &= ma - 1
-                if count(h, a) >= 2:
-                    n = _put(out, n, core + unit(a, 2), FOUR_TWO_SOLO, f, 1)
-                mb = ma
+                with_a = core + unit(a, 1)
+                if (sc.twos >> a) & 1:
+                    n = _put(out, n, with_a + unit(a, 1), FOUR_TWO_SOLO, f, 1)
+                mb = 0 if no_rocket and a == SMALL_JOKER else ma
                 while mb:
                     b = lowest_bit(mb)
                     mb &= mb - 1
-                    if not (no_rocket and a == SMALL_JOKER):
-                        n = _put(out, n, core + unit(a, 1) + unit(b, 1), FOUR_TWO_SOLO, f, 1)
+                    n = _put(out, n, with_a + unit(b, 1), FOUR_TWO_SOLO, f, 1)
         if pair2:
             ma = sc.pairs & others
             while ma:
