@@ -5,6 +5,11 @@ and query, but never enumerates a kicker or a wing: a kind's count comes from th
 masks (popcounts and binomials), a chain's from shifted masks (the ranks that start a
 run of each length), a plane's solo wings from a small generating-function product (the
 kicker rules as its coefficients). Only bombs and spaceships walk their (few) candidates.
+
+:func:`count_answers` is its twin for a response (``moves.count_responses``): every bomb,
+and the one kind and chain length of the last move above its rank, from only the masks
+that kind needs. A response has 2-3 moves, so the fixed costs decide: the usual bombs are
+counted inline, and the call into it is a :func:`quiet_call`.
 """
 
 from math import comb
@@ -25,8 +30,8 @@ from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
     INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
-    JOKER_BOMBS_NONE, K_BOMB, K_CHAIN_MIN, K_CORE, KINDS, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN,
-    PASS, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
+    KINDS, K_BOMB, K_CHAIN_MIN, K_CORE, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR,
+    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
     R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS,
     R_MAX_MOVE, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO,
     SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
@@ -312,11 +317,8 @@ def _rank_bombs(h, rules, want_size, above_power):
     bmax = rules[R_BOMB_MAX]
     if bmin <= 0:
         return 0
-    if above_power < 0 and want_size == 0 and bmin <= bmax <= max_move and bmin <= 8:
-        if bmin == bmax:
-            return popcount(_ge(h, bmin) & NON_JOKERS)
-        n = _sizes_from(h, bmin)     # every (rank, size) with bmin <= size <= count, bmax
-        return n - _sizes_from(h, bmax + 1) if bmax < 8 else n
+    if above_power < 0 and want_size == 0 and bmin <= bmax <= max_move and bmax <= 8:
+        return _rank_sizes(h, bmin, bmax)
     n = 0
     m = _ge(h, bmin) & NON_JOKERS
     while m:
@@ -420,19 +422,14 @@ def count_moves(h, rules, q):
 @kernel
 def _runs(chain, length):
     """The ranks that start a run of at least ``length`` (>= 1) consecutive ranks of
-    ``chain``: runs of 2, 4 and 8 by doubling shifts, then one overlapping shift."""
-    if length > N_RANKS:
-        return 0
+    ``chain``: runs of 2, 4 and 8 by doubling shifts, then one overlapping shift (selects,
+    no branch; 15 bits hold no run of more than 15)."""
     r2 = chain & (chain >> 1)
     r4 = r2 & (r2 >> 2)
     r8 = r4 & (r4 >> 4)
-    if length >= 8:
-        return r8 & (r8 >> (length - 8))
-    if length >= 4:
-        return r4 & (r4 >> (length - 4))
-    if length >= 2:
-        return r2 & (r2 >> (length - 2))
-    return chain
+    x = r8 if length >= 8 else r4 if length >= 4 else r2 if length >= 2 else chain
+    k = 8 if length >= 8 else 4 if length >= 4 else 2 if length >= 2 else 1
+    return x & (x >> min(length - k, N_RANKS))
 
 
 @kernel
@@ -451,6 +448,21 @@ def _winged_starts(starts, length, wings):
         s = lowest_bit(starts)
         starts &= starts - 1
         n += binomial(popcount(wings & ~span(s, s + length - 1)), length)
+    return n
+
+
+@leaf
+def _solo_winged_starts(h, rules, starts, length):
+    """Over the trio chains of ``length`` links starting in ``starts``, the ways to carry
+    their solo wings (:func:`_solo_wings`)."""
+    poly = _stack_poly()
+    ones = _ge(h, 1)
+    twos = _ge(h, 2)
+    n = 0
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        n += _solo_wings(h, rules, s, s + length - 1, length, ones, twos, poly)
     return n
 
 
@@ -474,34 +486,19 @@ def _spaceships_of(fours, trios, length, above, above2):
 
 
 @kernel
-def _all_bombs(h, rules):
-    """Every bomb of ``h`` (``bomb_query(-1)``'s count), in closed form under the usual
-    rules (rank bombs of each size up to the count; one joker bomb of every joker)."""
-    max_move = rules[R_MAX_MOVE]
-    bmin = rules[R_BOMB_MIN]
-    bmax = rules[R_BOMB_MAX]
-    if bmin == bmax and 0 < bmax <= max_move:
-        n = popcount(_ge(h, bmin) & NON_JOKERS)
-    elif 0 < bmin < bmax <= max_move and bmax <= 8:
-        n = _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
-    else:
-        n = _rank_bombs(h, rules, 0, -1)
-    d = rules[R_DECKS]
-    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL and 2 * d <= max_move:
-        return n + ((count(h, SMALL_JOKER) >= d) & (count(h, BIG_JOKER) >= d))
-    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_NONE:
-        return n
-    return n + _joker_bombs(h, rules, 0, -1)
+def _rank_sizes(h, bmin, bmax):
+    """The rank bombs of ``h`` of bmin..bmax cards (1 <= bmin <= bmax <= 8), every size up
+    to each rank's count."""
+    if bmin == bmax:
+        return popcount(_ge(h, bmin) & NON_JOKERS)
+    return _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
 
 
 @leaf
 def count_bombs(h, rules, above_power):
     """Number of bombs of packed hand ``h`` above ``above_power``: the answers to a bomb
     (``emit`` under ``bomb_query(above_power)``)."""
-    h = np.uint64(h)
-    if above_power < 0:
-        return _all_bombs(h, rules)
-    return _rank_bombs(h, rules, 0, above_power) + _joker_bombs(h, rules, 0, above_power)
+    return _bomb_count(np.uint64(h), rules, 0, above_power)
 
 
 @leaf
@@ -522,10 +519,20 @@ def count_answers(h, rules, cards, info, above2):
         return count_moves(h, rules, lead_query())
     if is_bomb_kind(kind):
         return count_bombs(h, rules, bomb_power(cards, kind, above, rules))
-    n = _all_bombs(h, rules)
+    # Every bomb: under the usual rules (rank bombs of up to 8 cards, one joker bomb of
+    # every joker) in closed form, written here to be inline (a call costs as much).
+    max_move = rules[R_MAX_MOVE]
+    bmin = rules[R_BOMB_MIN]
+    bmax = rules[R_BOMB_MAX]
+    d = rules[R_DECKS]
+    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL and 0 < bmin <= bmax <= min(8, max_move) \
+            and 2 * d <= max_move:
+        n = _rank_sizes(h, bmin, bmax) + \
+            ((count(h, SMALL_JOKER) >= d) & (count(h, BIG_JOKER) >= d))
+    else:
+        n = _bomb_count(h, rules, 0, -1)
     if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
         return n
-    max_move = rules[R_MAX_MOVE]
     per = link_size(kind)
     chain_min = KINDS[kind, K_CHAIN_MIN]
     if chain_min < 0:      # not a chain: the length is not read
@@ -575,14 +582,7 @@ def count_answers(h, rules, cards, info, above2):
                                   above2)
     starts = _above(_runs(chain, length), above - length + 2)    # tops above ``above``
     if kind == PLANE_SOLO:
-        poly = _stack_poly()
-        ones = _ge(h, 1)
-        twos = _ge(h, 2)
-        while starts:
-            s = lowest_bit(starts)
-            starts &= starts - 1
-            n += _solo_wings(h, rules, s, s + length - 1, length, ones, twos, poly)
-        return n
+        return n + _solo_winged_starts(h, rules, starts, length)
     if kind == PLANE_PAIR:
         return n + _winged_starts(starts, length, _ge(h, 2) &
                                   (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
