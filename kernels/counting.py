@@ -317,7 +317,7 @@ def _rank_bombs(h, rules, want_size, above_power):
     bmax = rules[R_BOMB_MAX]
     if bmin <= 0:
         return 0
-    if above_power < 0 and want_size == 0 and bmin <= bmax <= max_move and bmax <= 8:
+    if above_power < 0 and want_size == 0 and bmin <= bmax <= min(8, max_move):
         return _rank_sizes(h, bmin, bmax)
     n = 0
     m = _ge(h, bmin) & NON_JOKERS
@@ -415,7 +415,10 @@ def count_moves(h, rules, q):
         if sc.kinds & (1 << SPACESHIP):
             n += _spaceships(rules, sc)
     if q[5] < NO_BOMBS:
-        n += _bomb_count(h, rules, sc.want_size, q[5])
+        if q[5] < 0 and sc.want_size == 0 and _bombs_closed(rules):      # every bomb
+            n += _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
+        else:
+            n += _bomb_count(h, rules, sc.want_size, q[5])
     return n
 
 
@@ -486,12 +489,37 @@ def _spaceships_of(fours, trios, length, above, above2):
 
 
 @kernel
+def _bombs_closed(rules):
+    """Whether every bomb of a hand has a closed form under ``rules``: rank bombs of at most
+    8 cards (or none) and a joker bomb of every joker, lone jokers or none."""
+    bmin = rules[R_BOMB_MIN]
+    max_move = rules[R_MAX_MOVE]
+    return rules[R_JOKER_BOMBS] != JOKER_BOMBS_ANY and 2 * rules[R_DECKS] <= max_move and \
+        (bmin <= 0 or bmin <= rules[R_BOMB_MAX] <= min(8, max_move))
+
+
+@kernel
 def _rank_sizes(h, bmin, bmax):
-    """The rank bombs of ``h`` of bmin..bmax cards (1 <= bmin <= bmax <= 8), every size up
-    to each rank's count."""
+    """The rank bombs of ``h`` of bmin..bmax cards (bmax <= 8; none if bmin <= 0), every
+    size up to each rank's count."""
+    if bmin <= 0:
+        return 0
     if bmin == bmax:
         return popcount(_ge(h, bmin) & NON_JOKERS)
     return _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
+
+
+@kernel
+def _joker_sizes(h, rules):
+    """The joker bombs of ``h`` when they are one of every joker, or lone jokers."""
+    d = rules[R_DECKS]
+    small = count(h, SMALL_JOKER)
+    big = count(h, BIG_JOKER)
+    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL:
+        return np.int64((small >= d) & (big >= d))
+    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE:
+        return np.int64(small >= 1) + np.int64(big >= 1)
+    return 0
 
 
 @leaf
@@ -519,18 +547,11 @@ def count_answers(h, rules, cards, info, above2):
         return count_moves(h, rules, lead_query())
     if is_bomb_kind(kind):
         return count_bombs(h, rules, bomb_power(cards, kind, above, rules))
-    # Every bomb: under the usual rules (rank bombs of up to 8 cards, one joker bomb of
-    # every joker) in closed form, written here to be inline (a call costs as much).
-    max_move = rules[R_MAX_MOVE]
-    bmin = rules[R_BOMB_MIN]
-    bmax = rules[R_BOMB_MAX]
-    d = rules[R_DECKS]
-    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL and 0 < bmin <= bmax <= min(8, max_move) \
-            and 2 * d <= max_move:
-        n = _rank_sizes(h, bmin, bmax) + \
-            ((count(h, SMALL_JOKER) >= d) & (count(h, BIG_JOKER) >= d))
+    if _bombs_closed(rules):         # every bomb (three small kernels: inline)
+        n = _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
     else:
         n = _bomb_count(h, rules, 0, -1)
+    max_move = rules[R_MAX_MOVE]
     if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
         return n
     per = link_size(kind)
