@@ -61,7 +61,8 @@ def quiet_call(typingctx, fn, args):
     A call to a compiled function returns a status the caller tests, branching to its
     error exit; a caller that passes a view of an array (``lasts[i]``) then keeps the
     view's reference count (two atomic operations) around any such call, which costs more
-    than a count. With this call the caller's counts around it are pruned.
+    than a count. With this call the caller's counts around it are pruned. ``fn`` must
+    not raise (no division by a variable, no allocation): its status is dropped.
     """
     if not isinstance(fn, types.Dispatcher) or not isinstance(args, types.BaseTuple):
         return None
