@@ -5,7 +5,8 @@
   (``loops.lead_all``, whose buffer stays in cache); the target is 0.8x;
 * both on two threads against one (target 1.8x);
 * counting (``count_leading`` / ``count_responses`` in the same loop) against generating:
-  leads of every preset (target 3x, gate 2.7x), responses (reported).
+  leads of every preset, responses of classic, four_player and emperor (target 3x, gate
+  2.7x).
 
 Gates sit below the targets by a noise margin (the machine is shared); the figures print.
 """
@@ -120,8 +121,10 @@ def test_counting_leads_against_generating(quick, preset, size):
 
 @pytest.mark.parametrize("preset", ["classic", "four_player", "emperor"])
 def test_counting_responses_against_generating(quick, preset):
-    """Reported, gated only against a slowdown: a response has 2.5 moves on average, and
-    reading the last move costs as much as counting or writing them."""
+    """Target 3x, gate 2.7x. A response has 2.4 moves on average, so the fixed costs
+    decide: ``count_responses`` reads only the masks of the last move's kind, and calls
+    its count without a status check, so the loop's view ``lasts[i]`` costs no reference
+    counts (generation pays them, about 11 ns a call here: a fifth of its time)."""
     rules = fastdou.rules(preset).array
     hands, lasts = response_positions(50_000 if quick else 500_000, rules=preset)
     count_respond_all(hands[:5], lasts[:5], rules)
@@ -131,4 +134,4 @@ def test_counting_responses_against_generating(quick, preset):
     ratio = t_gen / t_count
     print(f"\n{preset} responses: counting {len(hands) / t_count / 1e6:.2f} M positions/s, "
           f"generating {len(hands) / t_gen / 1e6:.2f} M: {ratio:.1f}x")
-    assert ratio > 0.75
+    assert ratio > 3 * NOISE

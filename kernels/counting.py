@@ -5,6 +5,11 @@ and query, but never enumerates a kicker or a wing: a kind's count comes from th
 masks (popcounts and binomials), a chain's from shifted masks (the ranks that start a
 run of each length), a plane's solo wings from a small generating-function product (the
 kicker rules as its coefficients). Only bombs and spaceships walk their (few) candidates.
+
+:func:`count_answers` is its twin for a response (``moves.count_responses``): every bomb,
+and the one kind and chain length of the last move above its rank, from only the masks
+that kind needs. A response has 2-3 moves, so the fixed costs decide: the usual bombs are
+counted inline, and the call into it is a :func:`quiet_call`.
 """
 
 from math import comb
@@ -17,21 +22,24 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    JOKERS, NO_BOMBS, NON_JOKERS, _ge, _size_ok, _trio_forbidden, held, joker_bomb_power,
-    link_size, lone_joker_power, rank_bomb_power, scan, wanted,
+    JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power, held,
+    is_bomb_kind, joker_bomb_power, lead_query, link_size, lone_joker_power, query,
+    rank_bomb_power, scan, wanted,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
-    BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
-    JOKER_BOMBS_LONE, K_CHAIN_MIN, K_CORE, KINDS, N_RANKS, PAIR, PAIR_CHAIN, PLANE_PAIR,
+    BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
+    INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
+    KINDS, K_BOMB, K_CHAIN_MIN, K_CORE, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR,
     PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
-    R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_MAX_MOVE, R_QUAD_CHAIN_MIN,
-    R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO,
-    TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS,
+    R_MAX_MOVE, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO,
+    SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.packing import count
 
 MAX_WINGS = 27   # the most solo wings a plane can carry (108 cards / 4)
+_PLAIN_KINDS = sum(1 << k for k in range(1, N_KINDS) if KINDS[k, K_BOMB] == 0)   # no bombs
 
 
 @intrinsic
@@ -44,6 +52,33 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return x(x), codegen
+
+
+@intrinsic
+def quiet_call(typingctx, fn, args):
+    """``fn(*args)`` for a kernel ``fn`` that never raises, without checking its status.
+
+    A call to a compiled function returns a status the caller tests, branching to its
+    error exit; a caller that passes a view of an array (``lasts[i]``) then keeps the
+    view's reference count (two atomic operations) around any such call, which costs more
+    than a count. With this call the caller's counts around it are pruned. ``fn`` must
+    not raise (no division by a variable, no allocation): its status is dropped.
+    """
+    if not isinstance(fn, types.Dispatcher) or not isinstance(args, types.BaseTuple):
+        return None
+    argtys = tuple(types.unliteral(a) for a in args)
+    fn.dispatcher.compile(argtys)
+    cres = fn.dispatcher.overloads[argtys]
+
+    def codegen(context, builder, signature, llargs):
+        context.active_code_library.add_linking_library(cres.library)
+        values = cgutils.unpack_tuple(builder, llargs[1], len(argtys))
+        values = [context.cast(builder, v, a, t) for v, a, t in zip(values, args, argtys)]
+        _, result = context.call_internal_no_propagate(builder, cres.fndesc, cres.signature,
+                                                        values)
+        return result
+
+    return cres.signature.return_type(fn, args), codegen
 
 
 @intrinsic
@@ -253,28 +288,57 @@ def _spaceships(rules, sc):
     return n
 
 
+_NIBBLE_ONES = np.uint64(0x1111111111111111)
+_NIBBLE_TOPS = np.uint64(0x8888888888888888)
+_RANK_NIBBLES = np.uint64((1 << (4 * SMALL_JOKER)) - 1)    # the counts of ranks 3..2
+_BYTE_LOWS = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+
+
+@kernel
+def _sizes_from(h, k):
+    """Sum over the ranks 3..2 of max(0, count - k + 1), for 1 <= k <= 8: the rank bombs of
+    k cards or more (each size from k up to the count), over the packed counts at once.
+
+    As in ``generate._ge``, count + 8 - k sets a nibble's top bit when count >= k; less
+    that bit and plus one, the selected nibbles hold count - k + 1; then a horizontal sum.
+    """
+    z = np.uint64(h) + np.uint64(8 - k) * _NIBBLE_ONES
+    top = z & _NIBBLE_TOPS
+    v = (z - top + _NIBBLE_ONES) & ((top >> np.uint64(3)) * np.uint64(15)) & _RANK_NIBBLES
+    v = (v & _BYTE_LOWS) + ((v >> np.uint64(4)) & _BYTE_LOWS)
+    return np.int64((v * _BYTE_ONES) >> np.uint64(56))
+
+
 @leaf
-def _bomb_count(h, rules, want_size, above_power):
-    """Bombs of a power above ``above_power`` (``generate._bombs``)."""
+def _rank_bombs(h, rules, want_size, above_power):
+    """Rank bombs of a power above ``above_power`` (``generate._bombs``' first part)."""
     max_move = rules[R_MAX_MOVE]
     bmin = rules[R_BOMB_MIN]
-    n = 0
     bmax = rules[R_BOMB_MAX]
-    if bmin > 0 and above_power < 0 and want_size == 0 and bmax <= max_move:
-        for s in range(bmin, bmax + 1):      # every (rank, size) with size <= count
-            n += popcount(_ge(h, s) & NON_JOKERS)
-    elif bmin > 0:
-        m = _ge(h, bmin) & NON_JOKERS
-        while m:
-            r = lowest_bit(m)
-            m &= m - 1
-            for s in range(bmin, min(count(h, r), rules[R_BOMB_MAX]) + 1):
-                if rank_bomb_power(s, r, rules) > above_power \
-                        and _size_ok(s, want_size, max_move):
-                    n += 1
+    if bmin <= 0:
+        return 0
+    if above_power < 0 and want_size == 0 and bmin <= bmax <= min(8, max_move):
+        return _rank_sizes(h, bmin, bmax)
+    n = 0
+    m = _ge(h, bmin) & NON_JOKERS
+    while m:
+        r = lowest_bit(m)
+        m &= m - 1
+        for s in range(bmin, min(count(h, r), bmax) + 1):
+            if rank_bomb_power(s, r, rules) > above_power and _size_ok(s, want_size, max_move):
+                n += 1
+    return n
+
+
+@leaf
+def _joker_bombs(h, rules, want_size, above_power):
+    """Joker bombs of a power above ``above_power`` (``generate._bombs``' second part)."""
+    max_move = rules[R_MAX_MOVE]
     jb = rules[R_JOKER_BOMBS]
     small = count(h, SMALL_JOKER)
     big = count(h, BIG_JOKER)
+    n = 0
     if jb == JOKER_BOMBS_LONE:
         for r in range(SMALL_JOKER, BIG_JOKER + 1):
             if count(h, r) >= 1 and lone_joker_power(r) > above_power \
@@ -294,6 +358,13 @@ def _bomb_count(h, rules, want_size, above_power):
                 if joker_bomb_power(j, rules) > above_power:
                     n += 1
     return n
+
+
+@leaf
+def _bomb_count(h, rules, want_size, above_power):
+    """Bombs of a power above ``above_power`` (``generate._bombs``)."""
+    return _rank_bombs(h, rules, want_size, above_power) + \
+        _joker_bombs(h, rules, want_size, above_power)
 
 
 @leaf
@@ -345,5 +416,198 @@ def count_moves(h, rules, q):
         if sc.kinds & (1 << SPACESHIP):
             n += _spaceships(rules, sc)
     if q[5] < NO_BOMBS:
-        n += _bomb_count(h, rules, sc.want_size, q[5])
+        if q[5] < 0 and sc.want_size == 0 and _bombs_closed(rules):      # every bomb
+            n += _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
+        else:
+            n += _bomb_count(h, rules, sc.want_size, q[5])
     return n
+
+
+@kernel
+def _runs(chain, length):
+    """The ranks that start a run of at least ``length`` (>= 1) consecutive ranks of
+    ``chain``: runs of 2, 4 and 8 by doubling shifts, then one overlapping shift (selects,
+    no branch; 15 bits hold no run of more than 15)."""
+    r2 = chain & (chain >> 1)
+    r4 = r2 & (r2 >> 2)
+    r8 = r4 & (r4 >> 4)
+    x = r8 if length >= 8 else r4 if length >= 4 else r2 if length >= 2 else chain
+    k = 8 if length >= 8 else 4 if length >= 4 else 2 if length >= 2 else 1
+    return x & (x >> min(length - k, N_RANKS))
+
+
+@kernel
+def _above(starts, cut):
+    """The bits of ``starts`` from ``cut`` (clamped to 0..N_RANKS) up."""
+    cut = min(max(cut, 0), N_RANKS)
+    return (starts >> cut) << cut
+
+
+@leaf
+def _winged_starts(starts, length, wings):
+    """Over the chains of ``length`` links starting in ``starts``, the ways to carry one
+    group a link from the distinct ranks of ``wings`` off the chain (binomials)."""
+    n = 0
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        n += binomial(popcount(wings & ~span(s, s + length - 1)), length)
+    return n
+
+
+@leaf
+def _solo_winged_starts(h, rules, starts, length):
+    """Over the trio chains of ``length`` links starting in ``starts``, the ways to carry
+    their solo wings (:func:`_solo_wings`)."""
+    poly = _stack_poly()
+    ones = _ge(h, 1)
+    twos = _ge(h, 2)
+    n = 0
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        n += _solo_wings(h, rules, s, s + length - 1, length, ones, twos, poly)
+    return n
+
+
+@leaf
+def _spaceships_of(fours, trios, length, above, above2):
+    """Spaceships of ``length`` (``generate._spaceship``) from the chain ranks held four
+    (three) times: per quad chain topping at least ``above``, the trio chains off it, less
+    those topping at most ``above2`` when the quad chain tops at ``above`` (a tie)."""
+    trio_starts = _runs(trios, length)
+    quads = _above(_runs(fours, length), above - length + 1)
+    n = 0
+    while quads:
+        s = lowest_bit(quads)
+        quads &= quads - 1
+        t = s + length - 1
+        free = trio_starts & ~span(max(s - length + 1, 0), t)
+        n += popcount(free)
+        if t == above:
+            n -= popcount(free & span(0, above2 - length + 1))
+    return n
+
+
+@kernel
+def _bombs_closed(rules):
+    """Whether every bomb of a hand has a closed form under ``rules``: rank bombs of at most
+    8 cards (or none) and a joker bomb of every joker, lone jokers or none."""
+    bmin = rules[R_BOMB_MIN]
+    max_move = rules[R_MAX_MOVE]
+    return rules[R_JOKER_BOMBS] != JOKER_BOMBS_ANY and 2 * rules[R_DECKS] <= max_move and \
+        (bmin <= 0 or bmin <= rules[R_BOMB_MAX] <= min(8, max_move))
+
+
+@kernel
+def _rank_sizes(h, bmin, bmax):
+    """The rank bombs of ``h`` of bmin..bmax cards (bmax <= 8; none if bmin <= 0), every
+    size up to each rank's count."""
+    if bmin <= 0:
+        return 0
+    if bmin == bmax:
+        return popcount(_ge(h, bmin) & NON_JOKERS)
+    return _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
+
+
+@kernel
+def _joker_sizes(h, rules):
+    """The joker bombs of ``h`` when they are one of every joker, or lone jokers."""
+    d = rules[R_DECKS]
+    small = count(h, SMALL_JOKER)
+    big = count(h, BIG_JOKER)
+    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL:
+        return np.int64((small >= d) & (big >= d))
+    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE:
+        return np.int64(small >= 1) + np.int64(big >= 1)
+    return 0
+
+
+@leaf
+def count_bombs(h, rules, above_power):
+    """Number of bombs of packed hand ``h`` above ``above_power``: the answers to a bomb
+    (``emit`` under ``bomb_query(above_power)``)."""
+    return _bomb_count(np.uint64(h), rules, 0, above_power)
+
+
+@leaf
+def count_answers(h, rules, cards, info, above2):
+    """Number of moves of packed hand ``h`` beating the move of packed ``cards`` and info
+    word ``info`` (``moves.count_responses``; ``above2``: a spaceship's trio chain top),
+    as ``emit`` finds them under ``response_query``.
+
+    A pass: every move (:func:`count_moves`). A bomb: the bombs above it. Otherwise every
+    bomb and the moves of that kind and chain length above its rank, reading only the
+    masks that kind needs: a popcount, a product, binomials, the runs of a chain.
+    """
+    h = np.uint64(h)
+    kind = np.int64(info & np.uint64(INFO_FIELD_MASK))
+    above = np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK))
+    length = np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK))
+    if kind == PASS:
+        return count_moves(h, rules, lead_query())
+    if is_bomb_kind(kind):
+        return count_bombs(h, rules, bomb_power(cards, kind, above, rules))
+    if _bombs_closed(rules):         # every bomb (three small kernels: inline)
+        n = _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
+    else:
+        n = _bomb_count(h, rules, 0, -1)
+    max_move = rules[R_MAX_MOVE]
+    if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
+        return n
+    per = link_size(kind)
+    chain_min = KINDS[kind, K_CHAIN_MIN]
+    if chain_min < 0:      # not a chain: the length is not read
+        if per > max_move:
+            return n
+        up = RANKS & ~span(0, min(above, BIG_JOKER))
+        if kind == SOLO:
+            return n + popcount(_ge(h, 1) & up &
+                                (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS))
+        if kind == PAIR:
+            return n + popcount(_ge(h, 2) & up &
+                                (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
+        if kind == TRIO or kind == TRIO_SOLO or kind == TRIO_PAIR:
+            t_up = popcount(_ge(h, 3) & NON_JOKERS & up)
+            if kind == TRIO:
+                return n + t_up
+            if kind == TRIO_SOLO:
+                return n + t_up * (popcount(_ge(h, 1)) - 1)
+            return n + t_up * (popcount(_ge(h, 2) & (RANKS if rules[R_JOKER_PAIRS]
+                                                     else NON_JOKERS)) - 1)
+        f_up = popcount(_ge(h, 4) & NON_JOKERS & up)
+        if kind == QUAD or f_up == 0:
+            return n + f_up
+        if kind == FOUR_TWO_SOLO:
+            ones = _ge(h, 1)
+            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and ones & JOKERS == JOKERS else 0
+            return n + f_up * ((popcount(_ge(h, 2)) - 1) + binomial(popcount(ones) - 1, 2)
+                               - rocket)
+        n_pairs = popcount(_ge(h, 2) & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
+        if kind == FOUR_TWO_PAIR:
+            return n + f_up * binomial(n_pairs - 1, 2)
+        n_trios = popcount(_ge(h, 3) & NON_JOKERS)
+        if kind == QUAD_TRIO:
+            return n + f_up * (n_trios - 1)
+        if kind == DRESS:
+            return n + f_up * (n_trios - 1) * (n_pairs - 2)
+        return n
+    if length <= 0:
+        return count_moves(h, rules, query(kind, length, 0, above, above2, -1))
+    if length < rules[chain_min] or per * length > max_move:
+        return n
+    chain_ranks = span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    width = KINDS[kind, K_CORE]       # the ranks held ``width`` times (``generate.held``)
+    chain = _ge(h, width) & chain_ranks & (NON_JOKERS if width >= 3 else RANKS)
+    if kind == SPACESHIP:
+        return n + _spaceships_of(chain, _ge(h, 3) & NON_JOKERS & chain_ranks, length, above,
+                                  above2)
+    starts = _above(_runs(chain, length), above - length + 2)    # tops above ``above``
+    if kind == PLANE_SOLO:
+        return n + _solo_winged_starts(h, rules, starts, length)
+    if kind == PLANE_PAIR:
+        return n + _winged_starts(starts, length, _ge(h, 2) &
+                                  (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
+    if kind == CARRIER:
+        return n + _winged_starts(starts, length, _ge(h, 3) & NON_JOKERS)
+    return n + popcount(starts)      # solo, pair, trio, quad chains

@@ -7,7 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.counting import count_moves
+from fastdou.kernels.counting import count_answers, count_moves, quiet_call
 from fastdou.kernels.generate import (
     ANY, bomb_power, bomb_query, emit, is_bomb_kind, lead_query, query,
 )
@@ -109,8 +109,14 @@ def count_leading(hand, rules):
 
 @leaf
 def count_responses(hand, last, rules):
-    """Number of moves of ``hand`` that beat ``last``, without building them."""
-    return count_moves(hand, rules, response_query(last, rules))
+    """Number of moves of ``hand`` that beat ``last``, without building them: the one kind
+    to count, in closed form (``counting.count_answers``)."""
+    info = last[REC_INFO]
+    cards = last[REC_CARDS]
+    above2 = -1
+    if kind_of(info) == SPACESHIP:
+        above2 = quiet_call(_trio_top, (cards, rank_of(info), length_of(info)))
+    return quiet_call(count_answers, (np.uint64(hand), rules, cards, info, above2))
 
 
 @leaf

@@ -1,7 +1,9 @@
 """Counting without building (kernels/counting.py) against generation: the closed forms
 equal ``len`` of the generated moves for every preset, kicker profile and some house rules,
 on random, concentrated and crafted hands, for leads, responses to a move of every kind the
-generator can produce, and random ``emit`` filters (kind, length, size, rank, bomb power)."""
+generator can produce (thousands of random positions, bombs included), records it never
+makes (any kind id, rank, chain length), and random ``emit`` filters (kind, length, size,
+rank, bomb power). The generator (``responses``, ``emit``) is the reference."""
 
 import os
 import sys
@@ -15,6 +17,9 @@ from conftest import every_rules, random_hand, rules_id
 from fastdou import kernels as K
 from fastdou.kernels.counting import binomial, count_moves
 from fastdou.kernels.generate import emit, query
+from fastdou.kernels.layout import (
+    BOMB, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, N_KINDS, R_BOMB_MIN, R_JOKER_BOMBS, R_KINDS, ROCKET,
+)
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
 
@@ -26,6 +31,7 @@ HOUSE = [fastdou.rules("classic", wing_trio="never"),
          fastdou.rules("classic", chain_low=0, chain_high=10, solo_chain_min=3,
                        pair_chain_min=2),
          fastdou.rules("four_player", bomb_min=6, joker_bombs="any"),
+         fastdou.rules("four_player", bomb_min=5, bomb_max=7),
          fastdou.rules("five_player", joker_pairs=True),
          fastdou.rules("emperor", bomb_order="rank", bomb_min=5, bomb_max=5)]
 ALL_RULES = every_rules() + HOUSE
@@ -44,6 +50,17 @@ def _mismatch(hands, lasts, rules, scratch):
             if n > scratch.shape[0] or K.count_responses(hands[i], lasts[j], rules) != n:
                 return i, j
     return -1, -1
+
+
+@njit(cache=True)
+def _pair_mismatch(hands, lasts, rules, scratch):
+    """First i where count_responses(hands[i], lasts[i]) differs from ``len`` of
+    responses(hands[i], lasts[i]); -1 if none."""
+    for i in range(hands.shape[0]):
+        n = K.responses(hands[i], lasts[i], rules, scratch)
+        if n > scratch.shape[0] or K.count_responses(hands[i], lasts[i], rules) != n:
+            return i
+    return -1
 
 
 @njit(cache=True)
@@ -110,6 +127,53 @@ def test_counts_equal_generation(rules):
     i, j = _mismatch(hands, lasts, rules.array, scratch)
     assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
                    None if j < 0 else fastdou.Move.from_record(lasts[j]))
+
+
+def positions(rules, rng, n):
+    """``n`` random positions ``(hands, lasts)``: a hand (random or concentrated), and a
+    last move of a kind drawn uniformly among those other hands can play (bombs, rockets
+    and every chain length included), then uniformly among that kind's moves."""
+    hands = hands_for(rules, rng, n // 2)
+    pool = hands_for(rules, rng, 300)
+    moves, _ = K.generate_batch(pool, np.zeros((len(pool), 2), np.uint64), rules.array)
+    kinds = (moves[:, 1] & np.uint64(255)).astype(np.int64)
+    present = np.unique(kinds)
+    pick = rng.choice(present, len(hands))
+    lasts = np.empty((len(hands), 2), np.uint64)
+    for k in present:
+        at = np.flatnonzero(pick == k)
+        lasts[at] = moves[rng.choice(np.flatnonzero(kinds == k), len(at))]
+    return hands, lasts, set(present.tolist())
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_responses_of_random_positions(rules):
+    """4,000 positions of each rule set, every kind the deck can lead as the last move
+    (the kinds the rules enable, the bombs of every size and the joker bombs among them)."""
+    rng = np.random.default_rng(200 + ALL_RULES.index(rules))
+    hands, lasts, present = positions(rules, rng, 4000)
+    a = rules.array
+    assert {k for k in range(1, N_KINDS) if a[R_KINDS] >> k & 1} <= present
+    assert (a[R_BOMB_MIN] > 0) <= (BOMB in present)
+    assert (a[R_JOKER_BOMBS] in (JOKER_BOMBS_ALL, JOKER_BOMBS_ANY)) <= (ROCKET in present)
+    i = _pair_mismatch(hands, lasts, rules.array, K.new_moves(1 << 16))
+    assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
+                   fastdou.Move.from_record(lasts[i]))
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_responses_to_any_record(rules):
+    """Records the generator never makes: any kind id (enabled or not, pass and bombs
+    included), rank and chain length (0: any length), on the cards of another move."""
+    rng = np.random.default_rng(300 + ALL_RULES.index(rules))
+    hands, lasts, _ = positions(rules, rng, 2000)
+    n = len(hands)
+    info = rng.integers(0, 21, n) | rng.integers(0, 16, n) << 8 | \
+        rng.choice([0, 1, 1, 2, 3, 4, 5, 6, 8, 12, 16], n) << 16
+    lasts[:, 1] = info.astype(np.uint64)
+    i = _pair_mismatch(hands, lasts, rules.array, K.new_moves(1 << 16))
+    assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
+                   hex(int(lasts[i, 1])))
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
