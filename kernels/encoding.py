@@ -28,7 +28,7 @@ trump                 one-hot trump suit (jinling)
 
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import literally, types
 from numba.extending import intrinsic
 
 from fastdou.kernels.jit import kernel, leaf
@@ -96,19 +96,26 @@ def encoding_size(rules):
     return block_offsets(rules)[N_BLOCKS]
 
 
-@intrinsic
-def _store4(typingctx, out, at, bits):
-    """``out[at:at + 4] = `` the four low bytes of ``bits`` (``out``: an ``int8`` array with
-    room for them), as one unaligned 32-bit store."""
-    sig = types.void(out, at, bits)
+def _store(bits):
+    """An intrinsic ``store(out, at, value)``: ``out[at:at + bits // 8] = `` the low bytes of
+    ``value``, little-endian (``out``: an ``int8`` array with room for them), as one
+    unaligned store."""
+    @intrinsic
+    def store(typingctx, out, at, value):
+        sig = types.void(out, at, value)
 
-    def codegen(context, builder, signature, args):
-        array, index, value = args
-        data = context.make_array(signature.args[0])(context, builder, array).data
-        word = builder.bitcast(builder.gep(data, [index]), ir.IntType(32).as_pointer())
-        builder.store(builder.trunc(value, ir.IntType(32)), word).align = 1
-        return context.get_dummy_value()
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            array, index, word = args
+            data = context.make_array(signature.args[0])(context, builder, array).data
+            ptr = builder.bitcast(builder.gep(data, [index]), ir.IntType(bits).as_pointer())
+            builder.store(builder.trunc(word, ir.IntType(bits)), ptr).align = 1
+            return context.get_dummy_value()
+        return sig, codegen
+    return store
+
+
+_store4 = _store(32)
+_store8 = _store(64)
 
 
 @leaf
@@ -131,6 +138,38 @@ def put_cards(out, at, cards, rules):
         deck >>= _FOUR
         cards >>= _FOUR
     return end
+
+
+# The standard 54-card deck (ranks 3 .. 2 four cards each, one of each joker), whose planes
+# _standard_plane writes as 8-byte words: _PAIR_WORDS[b] is the 8 entries of two ranks packed
+# in byte b (counts above 4 read as 4, as put_cards clamps them).
+STANDARD_DECK = 0x114444444444444
+_PAIR_WORDS = np.array([_HELD_WORDS[min(b & 15, 4)] | _HELD_WORDS[min(b >> 4, 4)] << 32
+                        for b in range(256)], np.uint64)
+_BYTE = np.uint64(0xFF)
+
+
+@leaf
+def _standard_plane(out, at, cards, rules):
+    """``put_cards`` over the standard deck, the whole plane (zeros too) as words: the
+    ranks two by two as 8-byte stores, the 2 as a 4-byte one, then the jokers."""
+    c = np.uint64(cards)
+    for k in range(6):
+        _store8(out, at + 8 * k, _PAIR_WORDS[np.int64((c >> np.uint64(8 * k)) & _BYTE)])
+    _store4(out, at + 48, _PAIR_WORDS[np.int64((c >> np.uint64(48)) & _NIBBLE)])
+    out[at + 52] = (c >> np.uint64(52)) & _NIBBLE != 0
+    out[at + 53] = (c >> np.uint64(56)) & _NIBBLE != 0
+    return at + 54
+
+
+@leaf
+def _plane(out, at, cards, rules, standard):
+    """``put_cards``, or ``_standard_plane`` when ``standard`` (a literal, so that the call
+    compiles to the one function and inlines)."""
+    literally(standard)
+    if standard:
+        return _standard_plane(out, at, cards, rules)
+    return put_cards(out, at, cards, rules)
 
 
 @leaf
@@ -165,28 +204,39 @@ def _rel(a, b, n):
 def encode(state, rules, seat, out):
     """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here; nothing
     allocated, so it runs without reference counting)."""
+    if rules[R_DECK] == STANDARD_DECK:
+        _encode(state, rules, seat, out, True)
+    else:
+        _encode(state, rules, seat, out, False)
+
+
+@leaf
+def _encode(state, rules, seat, out, standard):
+    """``encode``; ``standard`` (a literal: each value compiled on its own) when the deck
+    is ``STANDARD_DECK``."""
+    literally(standard)
     n = rules[R_PLAYERS]
     c = card_plane_size(rules)
     blocks = block_offsets(rules)
     for j in range(blocks[N_BLOCKS]):
         out[j] = 0
     own = np.uint64(state[G_HANDS + seat])
-    put_cards(out, blocks[0], own, rules)
+    _plane(out, blocks[0], own, rules, standard)
     played = np.uint64(0)
     for k in range(n):
         s = seat + k - n if seat + k >= n else seat + k
         p = np.uint64(state[G_PLAYED + s])
         played += p
-        put_cards(out, blocks[1] + k * c, p, rules)
-    put_cards(out, blocks[2], np.uint64(rules[R_DECK]) - own - played, rules)
+        _plane(out, blocks[1] + k * c, p, rules, standard)
+    _plane(out, blocks[2], np.uint64(rules[R_DECK]) - own - played, rules, standard)
     if sees_kitty(state, rules, seat):
-        put_cards(out, blocks[3], np.uint64(state[G_KITTY]), rules)
+        _plane(out, blocks[3], np.uint64(state[G_KITTY]), rules, standard)
     width = (blocks[5] - blocks[4]) // n
     for k in range(n):
         s = seat + k - n if seat + k >= n else seat + k
         _one_hot(out, blocks[4] + k * width, size(np.uint64(state[G_HANDS + s])), width)
     if state[G_LAST_INFO] != 0:
-        at = put_cards(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules)
+        at = _plane(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules, standard)
         _one_hot(out, at, kind_of(np.uint64(state[G_LAST_INFO])), N_KINDS)
         _one_hot(out, at + N_KINDS, _rel(state[G_LAST_PLAYER], seat, n), n)
     row = c + n + 1
@@ -196,10 +246,9 @@ def encode(state, rules, seat, out):
         t = turns - kept + i
         slot = G_HISTORY + 3 * (t % HISTORY_LEN)
         at = blocks[6] + (HISTORY_LEN - kept + i) * row
-        put_cards(out, at, np.uint64(state[slot]), rules)
+        _plane(out, at, np.uint64(state[slot]), rules, standard)
         _one_hot(out, at + c, _rel(state[slot + 2], seat, n), n)
-        if state[slot + 1] == 0:
-            out[at + c + n] = 1
+        out[at + c + n] = state[slot + 1] == 0     # a pass (no branch: passes are random)
     _one_hot(out, blocks[7], state[G_PHASE], N_PHASES)
     if state[G_PHASE] != PH_DONE:
         _one_hot(out, blocks[8], _rel(state[G_PLAYER], seat, n), n)
