@@ -140,26 +140,56 @@ def put_cards(out, at, cards, rules):
     return end
 
 
-# The standard 54-card deck (ranks 3 .. 2 four cards each, one of each joker), whose planes
-# _standard_plane writes as 8-byte words: _PAIR_WORDS[b] is the 8 entries of two ranks packed
-# in byte b (counts above 4 read as 4, as put_cards clamps them).
+# The standard 54-card deck: ranks 3 .. 2 of four cards each, one of each joker.
 STANDARD_DECK = 0x114444444444444
-_PAIR_WORDS = np.array([_HELD_WORDS[min(b & 15, 4)] | _HELD_WORDS[min(b >> 4, 4)] << 32
-                        for b in range(256)], np.uint64)
-_BYTE = np.uint64(0xFF)
+# Entry j of its card plane is set when rank _LANE_RANK[j] holds more than _LANE_MORE[j]
+# cards: when byte _LANE_RANK[j] // 2 of the packed cards, masked to the rank's nibble, is
+# above _LANE_LIMIT[j] (a high nibble h > m is a byte h * 16 > m * 16 + 15). The entries of
+# the 64-byte vector past the plane's 54 are never set (mask 0).
+_PLANE = 54
+_LANE_RANK = [j // 4 for j in range(52)] + [13, 14] + [0] * 10
+_LANE_MORE = [j % 4 for j in range(52)] + [0, 0] + [0] * 10
+_LANE_MASK = [0xF0 if r % 2 else 0x0F for r in _LANE_RANK[:_PLANE]] + [0] * 10
+_LANE_LIMIT = [m * 16 + 15 if r % 2 else m for r, m in zip(_LANE_RANK, _LANE_MORE)]
+
+
+@intrinsic
+def _standard_plane_store(typingctx, out, at, cards):
+    """``out[at:at + 54] = `` the standard deck's card plane of packed ``cards`` (``out``:
+    an ``int8`` array with room for it), with vector operations: each byte of a 64-byte
+    vector picks its rank's byte of ``cards``, masks its nibble and compares it with the
+    entry's limit; the 54 bytes are stored as 32 + 16 + 4 + 2."""
+    sig = types.void(out, at, cards)
+
+    def codegen(context, builder, signature, args):
+        array, index, word = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        i8, i32 = ir.IntType(8), ir.IntType(32)
+        v8, v64 = ir.VectorType(i8, 8), ir.VectorType(i8, 64)
+        vec = builder.bitcast(word, v8)
+        picks = builder.shuffle_vector(vec, ir.Constant(v8, None), ir.Constant(
+            ir.VectorType(i32, 64), [r // 2 for r in _LANE_RANK]))
+        nibbles = builder.and_(picks, ir.Constant(v64, _LANE_MASK))
+        bits = builder.zext(builder.icmp_unsigned(">", nibbles, ir.Constant(v64, _LANE_LIMIT)),
+                            v64)
+        base = builder.gep(data, [index])
+        at_ = 0
+        for width in (32, 16, 4, 2):
+            part = builder.shuffle_vector(bits, bits, ir.Constant(
+                ir.VectorType(i32, width), list(range(at_, at_ + width))))
+            ptr = builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), at_)]),
+                                  ir.VectorType(i8, width).as_pointer())
+            builder.store(part, ptr).align = 1
+            at_ += width
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @leaf
 def _standard_plane(out, at, cards, rules):
-    """``put_cards`` over the standard deck, the whole plane (zeros too) as words: the
-    ranks two by two as 8-byte stores, the 2 as a 4-byte one, then the jokers."""
-    c = np.uint64(cards)
-    for k in range(6):
-        _store8(out, at + 8 * k, _PAIR_WORDS[np.int64((c >> np.uint64(8 * k)) & _BYTE)])
-    _store4(out, at + 48, _PAIR_WORDS[np.int64((c >> np.uint64(48)) & _NIBBLE)])
-    out[at + 52] = (c >> np.uint64(52)) & _NIBBLE != 0
-    out[at + 53] = (c >> np.uint64(56)) & _NIBBLE != 0
-    return at + 54
+    """``put_cards`` over the standard deck, the whole plane (zeros too)."""
+    _standard_plane_store(out, at, np.uint64(cards))
+    return at + _PLANE
 
 
 @leaf
@@ -263,9 +293,10 @@ def _encode(state, rules, seat, out, standard):
         m >>= 1
         lg += 1
     _one_hot(out, blocks[12], lg, MULT_SLOTS)
+    doubled = state[G_DOUBLED]
     for k in range(n):
-        if (state[G_DOUBLED] >> ((seat + k) % n)) & 1:
-            out[blocks[13] + k] = 1
+        s = seat + k - n if seat + k >= n else seat + k
+        out[blocks[13] + k] = (doubled >> s) & 1
     _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
 
 
