@@ -55,6 +55,7 @@ from fastdou.checks import flag, short, whole
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
+from fastdou.kernels import encoding as KE
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels import vector as KV
@@ -245,7 +246,7 @@ class VectorEnv:
                   self._codes, self._actions, fresh, self._games, self._rngs, self._seats,
                   self.obs, self._final_obs, self._rewards, self._terminated,
                   self._final_scores, self._final_deals, self._pool, self._counts,
-                  self._errors, *self._functions)
+                  self._errors, *self._functions, self._encode is KE.encode)
 
     @contextlib.contextmanager
     def _threads(self):

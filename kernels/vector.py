@@ -11,7 +11,8 @@ Seats whose code (``codes[seat]``) is ``LEARNER`` wait for the caller's action; 
 (``RANDOM``, ``GREEDY``, ``USER``: :mod:`fastdou.kernels.policies`) are played inside the
 loop. Two first-class functions reach the kernels: ``user`` (:data:`POLICY_SIGNATURE`) and
 ``encode`` (:data:`ENCODE_SIGNATURE`: ``encode(state, rules, seat, out)`` writes one seat's
-observation into the ``int8`` row ``out``), so the kernels compile once and are cached.
+observation into the ``int8`` row ``out``), so the kernels compile once and are cached;
+fastdou's own encoding, the default, is called directly instead (``direct``).
 
 Legal ids: each game writes up to ``pool.shape[1]`` ids into its row of ``pool`` and its
 count into ``counts``; :func:`gather_ids` packs them into one flat array at ``offsets``
@@ -27,6 +28,7 @@ from numba.np.arrayobj import populate_array
 
 from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
                                         action_id, check_id, legal_ids)
+from fastdou.kernels.encoding import encode as fastdou_encode
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
 from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
@@ -122,16 +124,21 @@ def _row(typingctx, array, i):
 
 
 @leaf
-def _encode_row(encode, state, rules, seat, dst, i):
-    """``encode`` ``seat``'s view of ``state`` straight into row ``i`` of ``dst``."""
-    encode(state, rules, seat, dst[i])
+def _encode_row(encode, direct, state, rules, seat, dst, i):
+    """``encode`` ``seat``'s view of ``state`` straight into row ``i`` of ``dst``; with
+    ``direct``, ``encode`` is fastdou's, called as itself (inlined: no first-class function
+    call, whose wrapper took 5% of a step)."""
+    if direct:
+        fastdou_encode(state, rules, seat, _row(dst, i))
+    else:
+        encode(state, rules, seat, _row(dst, i))
 
 
 @leaf
 def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, selection,
                seed, start_play, codes, actions, games, rngs, seats, obs, final_obs,
                rewards, terminated, final_scores, final_deals, pool, counts, errors, buf,
-               deck, user, encode):
+               deck, user, encode, direct):
     """Advance games ``lo .. hi - 1``, each in place in its row of ``states``: deal game
     ``games[i]`` (``fresh``) or apply ``actions[i]`` (checked before, by
     :func:`check_batch`) for the seat ``seats[i]``; then play the policy seats; a hand
@@ -170,7 +177,7 @@ def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, 
                 break
             if acting >= 0 and not terminated[i]:
                 terminated[i] = True
-                _encode_row(encode, state, rules, acting, final_obs, i)
+                _encode_row(encode, direct, state, rules, acting, final_obs, i)
                 for s in range(final_scores.shape[1]):
                     final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
                 rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
@@ -183,7 +190,7 @@ def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, 
             continue
         seat = state[G_PLAYER]
         seats[i] = seat
-        _encode_row(encode, state, rules, seat, obs, i)
+        _encode_row(encode, direct, state, rules, seat, obs, i)
         n = legal_actions(state, rules, buf)      # the ids of legal_ids, into the pool row
         for j in range(min(n, pool.shape[1])):
             pool[i, j] = action_id(state, rules, keys, key_ids, selection, buf[j, 0],
@@ -201,7 +208,8 @@ def _room(buf, n):
 @parallel_kernel
 def advance_batch(states, rules, keys, key_ids, id_records, selection, seed, start_play,
                   codes, actions, fresh, games, rngs, seats, obs, final_obs, rewards,
-                  terminated, final_scores, final_deals, pool, counts, errors, user, encode):
+                  terminated, final_scores, final_deals, pool, counts, errors, user, encode,
+                  direct):
     """Every game: with ``fresh``, deal slot ``i``'s game ``games[i]`` (a reset; ``actions``
     unread), else apply ``actions[i]``; then play on to a learner seat's turn
     (:func:`_run_block`). Work items of ``BLOCK`` games, each on its own buffers and
@@ -216,7 +224,7 @@ def advance_batch(states, rules, keys, key_ids, id_records, selection, seed, sta
                                  id_records, selection, seed, start_play, codes_, actions,
                                  games, rngs, seats, obs, final_obs, rewards, terminated,
                                  final_scores, final_deals, pool, counts, errors, buf, deck,
-                                 user, encode)
+                                 user, encode, direct)
             buf = _room(buf, need)
             resume = True
 
@@ -284,7 +292,7 @@ _AFTER = (_a(_I64, 1), _a(types.uint64, 1), _a(_I64, 1),            # games, rng
           _a(types.int8, 2), _a(types.int8, 2), _a(types.float64, 1),  # obs, final, rewards
           _a(types.boolean, 1), _a(types.float64, 2), _a(_I64, 1),  # terminated, scores, deals
           _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1),             # pool, counts, errors
-          POLICY_TYPE, ENCODE_TYPE)
+          POLICY_TYPE, ENCODE_TYPE, types.boolean)               # user, encode, direct
 SIGNATURES = {
     "advance_batch": (_STATES, _RULES, *_TABLE, _ID_RECORDS, _SELECTION, _I64, _I64,
                       _a(_I64, 1), _a(_I64, 1), types.boolean, *_AFTER),
