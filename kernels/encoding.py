@@ -24,6 +24,9 @@ multiplier            one-hot log2 of the multiplier, 0 .. 15 (larger: 15)
 doubled               one flag per seat that doubled
 trump                 one-hot trump suit (jinling)
 ====================  ======================================================================
+
+Over the standard 54-card deck a card plane is one vector compare, written whole
+(:func:`_standard_plane_store`); other decks are written rank by rank (:func:`put_cards`).
 """
 
 import numpy as np
@@ -96,26 +99,19 @@ def encoding_size(rules):
     return block_offsets(rules)[N_BLOCKS]
 
 
-def _store(bits):
-    """An intrinsic ``store(out, at, value)``: ``out[at:at + bits // 8] = `` the low bytes of
-    ``value``, little-endian (``out``: an ``int8`` array with room for them), as one
-    unaligned store."""
-    @intrinsic
-    def store(typingctx, out, at, value):
-        sig = types.void(out, at, value)
+@intrinsic
+def _store4(typingctx, out, at, bits):
+    """``out[at:at + 4] = `` the four low bytes of ``bits`` (``out``: an ``int8`` array with
+    room for them), as one unaligned 32-bit store."""
+    sig = types.void(out, at, bits)
 
-        def codegen(context, builder, signature, args):
-            array, index, word = args
-            data = context.make_array(signature.args[0])(context, builder, array).data
-            ptr = builder.bitcast(builder.gep(data, [index]), ir.IntType(bits).as_pointer())
-            builder.store(builder.trunc(word, ir.IntType(bits)), ptr).align = 1
-            return context.get_dummy_value()
-        return sig, codegen
-    return store
-
-
-_store4 = _store(32)
-_store8 = _store(64)
+    def codegen(context, builder, signature, args):
+        array, index, value = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        word = builder.bitcast(builder.gep(data, [index]), ir.IntType(32).as_pointer())
+        builder.store(builder.trunc(value, ir.IntType(32)), word).align = 1
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @leaf
