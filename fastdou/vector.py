@@ -55,6 +55,7 @@ from fastdou.checks import flag, short, whole
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
+from fastdou.kernels import encoding as KE
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels import vector as KV
@@ -192,9 +193,7 @@ class VectorEnv:
         self._terminated[:] = False
         self._rewards[:] = 0.0
         with self._threads():
-            self._run(KV.compiled("reset_batch"), self._states, self.rules.array,
-                      self.table.keys, self.table.key_ids, self.table.selection, self.seed,
-                      int(self.start == "play"), self._codes, *self._after())
+            self._advance(True)
         self._started = True
         return self.obs, self._info()
 
@@ -217,10 +216,7 @@ class VectorEnv:
                            self._status)
             if self._status.any():
                 self._refuse(int(np.flatnonzero(self._status)[0]))
-            self._run(KV.compiled("step_batch"), self._states, self.rules.array,
-                      self.table.keys, self.table.key_ids, self.table.id_records,
-                      self.table.selection, self.seed, int(self.start == "play"),
-                      self._codes, a, *self._after())
+            self._advance(False)
         return self.obs, self._rewards, self._terminated, self._truncated, self._info()
 
     def action_mask(self) -> np.ndarray:
@@ -241,10 +237,16 @@ class VectorEnv:
         return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
 
     # ----------------------------------------------------------------- internals
-    def _after(self) -> tuple:
-        return (self._games, self._rngs, self._seats, self.obs, self._final_obs,
-                self._rewards, self._terminated, self._final_scores, self._final_deals,
-                self._pool, self._counts, self._errors, *self._functions)
+    def _advance(self, fresh: bool) -> None:
+        """Deal every slot's game ``self._games[i]`` (``fresh``) or apply ``self._actions``,
+        then play on to the caller's turns (inside ``_threads``)."""
+        t = self.table
+        self._run(KV.compiled("advance_batch"), self._states, self.rules.array, t.keys,
+                  t.key_ids, t.id_records, t.selection, self.seed, int(self.start == "play"),
+                  self._codes, self._actions, fresh, self._games, self._rngs, self._seats,
+                  self.obs, self._final_obs, self._rewards, self._terminated,
+                  self._final_scores, self._final_deals, self._pool, self._counts,
+                  self._errors, *self._functions, self._encode is KE.encode)
 
     @contextlib.contextmanager
     def _threads(self):

@@ -24,11 +24,14 @@ multiplier            one-hot log2 of the multiplier, 0 .. 15 (larger: 15)
 doubled               one flag per seat that doubled
 trump                 one-hot trump suit (jinling)
 ====================  ======================================================================
+
+Over the standard 54-card deck a card plane is one vector compare, written whole
+(:func:`_standard_plane_store`); other decks are written rank by rank (:func:`put_cards`).
 """
 
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import literally, types
 from numba.extending import intrinsic
 
 from fastdou.kernels.jit import kernel, leaf
@@ -133,6 +136,68 @@ def put_cards(out, at, cards, rules):
     return end
 
 
+# The standard 54-card deck: ranks 3 .. 2 of four cards each, one of each joker.
+STANDARD_DECK = 0x114444444444444
+# Entry j of its card plane is set when rank _LANE_RANK[j] holds more than _LANE_MORE[j]
+# cards: when byte _LANE_RANK[j] // 2 of the packed cards, masked to the rank's nibble, is
+# above _LANE_LIMIT[j] (a high nibble h > m is a byte h * 16 > m * 16 + 15). The entries of
+# the 64-byte vector past the plane's 54 are never set (mask 0).
+_PLANE = 54
+_LANE_RANK = [j // 4 for j in range(52)] + [13, 14] + [0] * 10
+_LANE_MORE = [j % 4 for j in range(52)] + [0, 0] + [0] * 10
+_LANE_MASK = [0xF0 if r % 2 else 0x0F for r in _LANE_RANK[:_PLANE]] + [0] * 10
+_LANE_LIMIT = [m * 16 + 15 if r % 2 else m for r, m in zip(_LANE_RANK, _LANE_MORE)]
+
+
+@intrinsic
+def _standard_plane_store(typingctx, out, at, cards):
+    """``out[at:at + 54] = `` the standard deck's card plane of packed ``cards`` (``out``:
+    an ``int8`` array with room for it), with vector operations: each byte of a 64-byte
+    vector picks its rank's byte of ``cards``, masks its nibble and compares it with the
+    entry's limit; the 54 bytes are stored as 32 + 16 + 4 + 2."""
+    sig = types.void(out, at, cards)
+
+    def codegen(context, builder, signature, args):
+        array, index, word = args
+        data = context.make_array(signature.args[0])(context, builder, array).data
+        i8, i32 = ir.IntType(8), ir.IntType(32)
+        v8, v64 = ir.VectorType(i8, 8), ir.VectorType(i8, 64)
+        vec = builder.bitcast(word, v8)
+        picks = builder.shuffle_vector(vec, ir.Constant(v8, None), ir.Constant(
+            ir.VectorType(i32, 64), [r // 2 for r in _LANE_RANK]))
+        nibbles = builder.and_(picks, ir.Constant(v64, _LANE_MASK))
+        bits = builder.zext(builder.icmp_unsigned(">", nibbles, ir.Constant(v64, _LANE_LIMIT)),
+                            v64)
+        base = builder.gep(data, [index])
+        at_ = 0
+        for width in (32, 16, 4, 2):
+            part = builder.shuffle_vector(bits, bits, ir.Constant(
+                ir.VectorType(i32, width), list(range(at_, at_ + width))))
+            ptr = builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), at_)]),
+                                  ir.VectorType(i8, width).as_pointer())
+            builder.store(part, ptr).align = 1
+            at_ += width
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+@leaf
+def _standard_plane(out, at, cards, rules):
+    """``put_cards`` over the standard deck, the whole plane (zeros too)."""
+    _standard_plane_store(out, at, np.uint64(cards))
+    return at + _PLANE
+
+
+@leaf
+def _plane(out, at, cards, rules, standard):
+    """``put_cards``, or ``_standard_plane`` when ``standard`` (a literal, so that the call
+    compiles to the one function and inlines)."""
+    literally(standard)
+    if standard:
+        return _standard_plane(out, at, cards, rules)
+    return put_cards(out, at, cards, rules)
+
+
 @leaf
 def _one_hot(out, at, index, width):
     if 0 <= index < width:
@@ -165,28 +230,39 @@ def _rel(a, b, n):
 def encode(state, rules, seat, out):
     """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here; nothing
     allocated, so it runs without reference counting)."""
+    if rules[R_DECK] == STANDARD_DECK:
+        _encode(state, rules, seat, out, True)
+    else:
+        _encode(state, rules, seat, out, False)
+
+
+@leaf
+def _encode(state, rules, seat, out, standard):
+    """``encode``; ``standard`` (a literal: each value compiled on its own) when the deck
+    is ``STANDARD_DECK``."""
+    literally(standard)
     n = rules[R_PLAYERS]
     c = card_plane_size(rules)
     blocks = block_offsets(rules)
     for j in range(blocks[N_BLOCKS]):
         out[j] = 0
     own = np.uint64(state[G_HANDS + seat])
-    put_cards(out, blocks[0], own, rules)
+    _plane(out, blocks[0], own, rules, standard)
     played = np.uint64(0)
     for k in range(n):
         s = seat + k - n if seat + k >= n else seat + k
         p = np.uint64(state[G_PLAYED + s])
         played += p
-        put_cards(out, blocks[1] + k * c, p, rules)
-    put_cards(out, blocks[2], np.uint64(rules[R_DECK]) - own - played, rules)
+        _plane(out, blocks[1] + k * c, p, rules, standard)
+    _plane(out, blocks[2], np.uint64(rules[R_DECK]) - own - played, rules, standard)
     if sees_kitty(state, rules, seat):
-        put_cards(out, blocks[3], np.uint64(state[G_KITTY]), rules)
+        _plane(out, blocks[3], np.uint64(state[G_KITTY]), rules, standard)
     width = (blocks[5] - blocks[4]) // n
     for k in range(n):
         s = seat + k - n if seat + k >= n else seat + k
         _one_hot(out, blocks[4] + k * width, size(np.uint64(state[G_HANDS + s])), width)
     if state[G_LAST_INFO] != 0:
-        at = put_cards(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules)
+        at = _plane(out, blocks[5], np.uint64(state[G_LAST_CARDS]), rules, standard)
         _one_hot(out, at, kind_of(np.uint64(state[G_LAST_INFO])), N_KINDS)
         _one_hot(out, at + N_KINDS, _rel(state[G_LAST_PLAYER], seat, n), n)
     row = c + n + 1
@@ -196,10 +272,9 @@ def encode(state, rules, seat, out):
         t = turns - kept + i
         slot = G_HISTORY + 3 * (t % HISTORY_LEN)
         at = blocks[6] + (HISTORY_LEN - kept + i) * row
-        put_cards(out, at, np.uint64(state[slot]), rules)
+        _plane(out, at, np.uint64(state[slot]), rules, standard)
         _one_hot(out, at + c, _rel(state[slot + 2], seat, n), n)
-        if state[slot + 1] == 0:
-            out[at + c + n] = 1
+        out[at + c + n] = state[slot + 1] == 0     # a pass (no branch: passes are random)
     _one_hot(out, blocks[7], state[G_PHASE], N_PHASES)
     if state[G_PHASE] != PH_DONE:
         _one_hot(out, blocks[8], _rel(state[G_PLAYER], seat, n), n)
@@ -214,9 +289,10 @@ def encode(state, rules, seat, out):
         m >>= 1
         lg += 1
     _one_hot(out, blocks[12], lg, MULT_SLOTS)
+    doubled = state[G_DOUBLED]
     for k in range(n):
-        if (state[G_DOUBLED] >> ((seat + k) % n)) & 1:
-            out[blocks[13] + k] = 1
+        s = seat + k - n if seat + k >= n else seat + k
+        out[blocks[13] + k] = (doubled >> s) & 1
     _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
 
 

@@ -11,7 +11,8 @@ Seats whose code (``codes[seat]``) is ``LEARNER`` wait for the caller's action; 
 (``RANDOM``, ``GREEDY``, ``USER``: :mod:`fastdou.kernels.policies`) are played inside the
 loop. Two first-class functions reach the kernels: ``user`` (:data:`POLICY_SIGNATURE`) and
 ``encode`` (:data:`ENCODE_SIGNATURE`: ``encode(state, rules, seat, out)`` writes one seat's
-observation into the ``int8`` row ``out``), so the kernels compile once and are cached.
+observation into the ``int8`` row ``out``), so the kernels compile once and are cached;
+fastdou's own encoding, the default, is called directly instead (``direct``).
 
 Legal ids: each game writes up to ``pool.shape[1]`` ids into its row of ``pool`` and its
 count into ``counts``; :func:`gather_ids` packs them into one flat array at ``offsets``
@@ -27,6 +28,7 @@ from numba.np.arrayobj import populate_array
 
 from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
                                         action_id, check_id, legal_ids)
+from fastdou.kernels.encoding import encode as fastdou_encode
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
 from fastdou.kernels.jit import kernel, leaf, parallel_kernel
 from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
@@ -122,56 +124,79 @@ def _row(typingctx, array, i):
 
 
 @leaf
-def _encode_row(encode, state, rules, seat, dst, i):
-    """``encode`` ``seat``'s view of ``state`` straight into row ``i`` of ``dst``."""
-    encode(state, rules, seat, dst[i])
+def _encode_row(encode, direct, state, rules, seat, dst, i):
+    """``encode`` ``seat``'s view of ``state`` straight into row ``i`` of ``dst``; with
+    ``direct``, ``encode`` is fastdou's, called as itself (inlined: no first-class function
+    call, whose wrapper took 5% of a step)."""
+    if direct:
+        fastdou_encode(state, rules, seat, _row(dst, i))
+    else:
+        encode(state, rules, seat, _row(dst, i))
 
 
 @leaf
-def _settle(i, state, rules, keys, key_ids, selection, seed, start_play, codes, games,
-            rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
-            pool, counts, errors, buf, deck, user, encode, acting):
-    """After slot ``i``'s learner acted as seat ``acting`` (-1: a fresh deal) in ``state``
-    (the slot's row of the states, in place): play the policy seats; a hand that ends is recorded
-    (once) and the slot's next game dealt; then the observation and legal ids of the
-    learner seat to act. Returns ``NEED_ROOM`` and the count when a seat had more actions
-    than ``buf`` holds (call again with a larger one: it goes on where it stopped), else
-    0.
+def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, selection,
+               seed, start_play, codes, actions, games, rngs, seats, obs, final_obs,
+               rewards, terminated, final_scores, final_deals, pool, counts, errors, buf,
+               deck, user, encode, direct):
+    """Advance games ``lo .. hi - 1``, each in place in its row of ``states``: deal game
+    ``games[i]`` (``fresh``) or apply ``actions[i]`` (checked before, by
+    :func:`check_batch`) for the seat ``seats[i]``; then play the policy seats; a hand
+    that ends is recorded (once) and the slot's next game dealt; then the observation and
+    legal ids of the learner seat to act. Returns ``(hi, 0)``, or ``(i, n)`` when game
+    ``i``'s seat to act had ``n`` actions, more than ``buf`` holds: call again from ``i``
+    with ``resume`` and a larger buffer, and it goes on where it stopped.
 
-    Compiled without reference counting (``leaf``), as are the helpers it hands the shared
-    arrays to (the engine's kernels get the work item's own state, rules and buffer): the
-    counts' atomic operations took 35% of a step's samples (``perf``) before, and a step
-    on one thread went from 940 to 700 ns."""
-    rng = rngs[i]
-    while True:
-        err, rng, n = _opponents(state, rules, codes, rng, user, buf, deck)
-        if err != 0:
-            rngs[i] = rng
-            if err == NEED_ROOM:
-                return NEED_ROOM, n
-            errors[i] = err
+    One call a block, the games' loop inside, and compiled without reference counting
+    (``leaf``), as are the helpers it hands the shared arrays to (the engine's kernels get
+    the work item's own rules and buffer, and each game's row by :func:`_row`): a call a
+    game pushed its hundred-odd argument words every game (9% of a step's samples), and the
+    counts' atomic operations took 35% before."""
+    for i in range(lo, hi):
+        state = _row(states, i)
+        acting = -1 if fresh else seats[i]
+        if not (resume and i == lo):
+            errors[i] = 0
+            if fresh:
+                rngs[i] = _begin(state, rules, seed, i, games[i], start_play, deck)
+            else:
+                a = actions[i]
+                apply(state, rules, (id_records[a, 0], id_records[a, 1]), deck)
+                terminated[i] = False
+                rewards[i] = 0.0
+        rng = rngs[i]
+        while True:
+            err, rng, n = _opponents(state, rules, codes, rng, user, buf, deck)
+            if err != 0:
+                rngs[i] = rng
+                if err == NEED_ROOM:
+                    return i, n
+                errors[i] = err
+                break
+            if state[G_PHASE] != PH_DONE:
+                break
+            if acting >= 0 and not terminated[i]:
+                terminated[i] = True
+                _encode_row(encode, direct, state, rules, acting, final_obs, i)
+                for s in range(final_scores.shape[1]):
+                    final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
+                rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
+                final_deals[i] = deal_index(i, games[i])
+            games[i] += 1
+            rng = _begin(state, rules, seed, i, games[i], start_play, deck)
+        rngs[i] = rng
+        if errors[i] != 0:
             counts[i] = 0
-            return 0, 0
-        if state[G_PHASE] != PH_DONE:
-            break
-        if acting >= 0 and not terminated[i]:
-            terminated[i] = True
-            _encode_row(encode, state, rules, acting, final_obs, i)
-            for s in range(final_scores.shape[1]):
-                final_scores[i, s] = state[G_SCORES + s] / SCORE_UNIT
-            rewards[i] = state[G_SCORES + acting] / SCORE_UNIT
-            final_deals[i] = deal_index(i, games[i])
-        games[i] += 1
-        rng = _begin(state, rules, seed, i, games[i], start_play, deck)
-    rngs[i] = rng
-    seat = state[G_PLAYER]
-    seats[i] = seat
-    _encode_row(encode, state, rules, seat, obs, i)
-    n = legal_actions(state, rules, buf)      # the ids of legal_ids, into the pool row
-    for j in range(min(n, pool.shape[1])):
-        pool[i, j] = action_id(state, rules, keys, key_ids, selection, buf[j, 0], buf[j, 1])
-    counts[i] = n
-    return 0, 0
+            continue
+        seat = state[G_PLAYER]
+        seats[i] = seat
+        _encode_row(encode, direct, state, rules, seat, obs, i)
+        n = legal_actions(state, rules, buf)      # the ids of legal_ids, into the pool row
+        for j in range(min(n, pool.shape[1])):
+            pool[i, j] = action_id(state, rules, keys, key_ids, selection, buf[j, 0],
+                                   buf[j, 1])
+        counts[i] = n
+    return hi, 0
 
 
 @kernel
@@ -181,54 +206,27 @@ def _room(buf, n):
 
 
 @parallel_kernel
-def reset_batch(states, rules, keys, key_ids, selection, seed, start_play, codes, games,
-                rngs, seats, obs, final_obs, rewards, terminated, final_scores, final_deals,
-                pool, counts, errors, user, encode):
-    """Deal every slot's game ``games[i]`` and play it up to a learner seat's turn."""
+def advance_batch(states, rules, keys, key_ids, id_records, selection, seed, start_play,
+                  codes, actions, fresh, games, rngs, seats, obs, final_obs, rewards,
+                  terminated, final_scores, final_deals, pool, counts, errors, user, encode,
+                  direct):
+    """Every game: with ``fresh``, deal slot ``i``'s game ``games[i]`` (a reset; ``actions``
+    unread), else apply ``actions[i]``; then play on to a learner seat's turn
+    (:func:`_run_block`). Work items of ``BLOCK`` games, each on its own buffers and
+    copies of the rules and codes, so threads share no reference counts."""
     n = states.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
         buf, deck, rules_, codes_ = _scratch(pool, rules, codes)
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            errors[i] = 0
-            state = _row(states, i)
-            rngs[i] = _begin(state, rules_, seed, i, games[i], start_play, deck)
-            while True:
-                more, need = _settle(i, state, rules_, keys, key_ids, selection, seed,
-                                     start_play, codes_, games, rngs, seats, obs, final_obs,
-                                     rewards, terminated, final_scores, final_deals, pool,
-                                     counts, errors, buf, deck, user, encode, -1)
-                if more != NEED_ROOM:
-                    break
-                buf = _room(buf, need)
-
-
-@parallel_kernel
-def step_batch(states, rules, keys, key_ids, id_records, selection, seed, start_play, codes,
-               actions, games, rngs, seats, obs, final_obs, rewards, terminated,
-               final_scores, final_deals, pool, counts, errors, user, encode):
-    """Apply ``actions[i]`` (checked before, by :func:`check_batch`) in every game, then
-    :func:`_settle` it (policy seats, autoreset, observation, legal ids). Each game is
-    stepped in place in its row (:func:`_row`: no reference count), each work item on its
-    own copies of the rules and codes, so threads share no reference counts."""
-    n = states.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        buf, deck, rules_, codes_ = _scratch(pool, rules, codes)
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            errors[i] = 0
-            state = _row(states, i)
-            acting = seats[i]
-            a = actions[i]
-            apply(state, rules_, (id_records[a, 0], id_records[a, 1]), deck)
-            terminated[i] = False
-            rewards[i] = 0.0
-            while True:
-                more, need = _settle(i, state, rules_, keys, key_ids, selection, seed,
-                                     start_play, codes_, games, rngs, seats, obs, final_obs,
-                                     rewards, terminated, final_scores, final_deals, pool,
-                                     counts, errors, buf, deck, user, encode, acting)
-                if more != NEED_ROOM:
-                    break
-                buf = _room(buf, need)
+        i, end = b * BLOCK, min(n, (b + 1) * BLOCK)
+        resume = False
+        while i < end:
+            i, need = _run_block(i, end, resume, fresh, states, rules_, keys, key_ids,
+                                 id_records, selection, seed, start_play, codes_, actions,
+                                 games, rngs, seats, obs, final_obs, rewards, terminated,
+                                 final_scores, final_deals, pool, counts, errors, buf, deck,
+                                 user, encode, direct)
+            buf = _room(buf, need)
+            resume = True
 
 
 @parallel_kernel
@@ -294,16 +292,15 @@ _AFTER = (_a(_I64, 1), _a(types.uint64, 1), _a(_I64, 1),            # games, rng
           _a(types.int8, 2), _a(types.int8, 2), _a(types.float64, 1),  # obs, final, rewards
           _a(types.boolean, 1), _a(types.float64, 2), _a(_I64, 1),  # terminated, scores, deals
           _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1),             # pool, counts, errors
-          POLICY_TYPE, ENCODE_TYPE)
+          POLICY_TYPE, ENCODE_TYPE, types.boolean)               # user, encode, direct
 SIGNATURES = {
-    "reset_batch": (_STATES, _RULES, *_TABLE, _SELECTION, _I64, _I64, _a(_I64, 1), *_AFTER),
-    "step_batch": (_STATES, _RULES, *_TABLE, _ID_RECORDS, _SELECTION, _I64, _I64,
-                   _a(_I64, 1), _a(_I64, 1), *_AFTER),
+    "advance_batch": (_STATES, _RULES, *_TABLE, _ID_RECORDS, _SELECTION, _I64, _I64,
+                      _a(_I64, 1), _a(_I64, 1), types.boolean, *_AFTER),
 }
 
 
 def compiled(name):
-    """``reset_batch`` or ``step_batch`` compiled (or loaded from the disk cache) for its one
+    """``advance_batch`` compiled (or loaded from the disk cache) for its one
     signature, ``user`` and ``encode`` first-class functions; returned as the compiled
     overload's entry point, which skips the dispatcher's typing of every argument (pass
     exactly the signature's types, the functions as :class:`FunctionArg`)."""
@@ -338,6 +335,6 @@ class FunctionArg(WrapperAddressProtocol):
         return self._signature
 
 
-__all__ = ["LEARNER", "deal_index", "reset_batch", "step_batch", "check_batch",
+__all__ = ["LEARNER", "deal_index", "advance_batch", "check_batch",
            "gather_ids", "masks", "compiled", "FunctionArg", "ENCODE_SIGNATURE", "ENCODE_TYPE",
            "NOT_LEGAL", "ERROR_POLICY", "MAX_SLOTS", "WRONG_PHASE", "NOT_HELD"]
