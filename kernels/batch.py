@@ -14,7 +14,7 @@ on that hand alone, so results never depend on threads.
 import numpy as np
 from numba import prange
 
-from fastdou.kernels.jit import kernel, leaf, parallel_kernel
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.moves import count_responses, responses
 from fastdou.kernels.records_out import stream_fence
@@ -50,7 +50,7 @@ def _fill(hands, lasts, rules, offsets, moves):
     return moves
 
 
-@kernel
+@nrt_kernel
 def count_batch(hands, lasts, rules):
     """The number of moves of each hand beating ``lasts[i]`` (a PASS row leads)."""
     offsets = np.zeros(hands.shape[0] + 1, np.int64)
@@ -105,7 +105,7 @@ def _stream_parts(hands, lasts, rules, moves, offsets, bounds, ends):
     return ends
 
 
-@kernel
+@nrt_kernel
 def fill_batch(hands, lasts, rules, offsets, moves):
     """Write every hand's moves at the ``offsets`` :func:`batch_offsets` gave; returns
     ``moves``."""
@@ -139,7 +139,7 @@ def generate_batch_into(hands, lasts, rules, moves, offsets, threads):
     return ends[threads - 1]
 
 
-@kernel
+@nrt_kernel
 def generate_batch(hands, lasts, rules):
     """All moves of every hand (responses to ``lasts[i]``; PASS rows lead).
 

@@ -272,7 +272,7 @@ def douzero_actions(records, out_cards, out_rows):
     return m
 
 
-@kernel
+@nrt_kernel
 def legal_records(state, rules):
     """The legal actions of the seat to act, as an (n, 2) record array."""
     out = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
@@ -308,13 +308,13 @@ def observe_records(state, records):
     return actions, x_batch, z_batch, x_no_action, z
 
 
-@kernel
+@nrt_kernel
 def observe(state, rules):
     """:func:`observe_records` of the legal actions the engine lists now."""
     return observe_records(state, legal_records(state, rules))
 
 
-@kernel
+@nrt_kernel
 def observe_ids(state, ids, id_records):
     """:func:`observe_records` of legal action ids (``Game.legal_action_ids``) given the
     action table's ``id_records``; ``rows`` index ``ids``."""
@@ -325,7 +325,7 @@ def observe_ids(state, ids, id_records):
     return observe_records(state, records)
 
 
-@kernel
+@nrt_kernel
 def step_observe(state, rules, keys, key_ids, selection, id_records, a):
     """Apply action id ``a`` of the action table (``ActionTable.kernel_args``; -1: apply
     nothing), then observe the seat to act: ``(status, actions, x_batch, z_batch,

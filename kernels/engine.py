@@ -15,7 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from fastdou.kernels.deal import mix64, next_below, stream
-from fastdou.kernels.jit import kernel
+from fastdou.kernels.jit import VOID_OVERLOAD, kernel, nrt_kernel
 from fastdou.kernels.layout import (
     BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_MODES, BIDDING_SCORE_ONCE, BOMB,
     M_BIDS,
@@ -49,7 +49,7 @@ def deal_stream(seed, index, redeal):
     return stream(np.uint64(seed) ^ mix64(np.uint64(redeal) * _REDEAL_KEY), index)
 
 
-@kernel
+@nrt_kernel
 def new_state():
     """A zeroed game state."""
     return np.zeros(STATE_SIZE, np.int64)
@@ -94,30 +94,43 @@ def _begin_bidding(state, rules, first):
     state[G_DECLINED] = 0
 
 
-def deck_buffer(cards):
-    """``cards``, or a new ``int64[MAX_DECK]`` when it is None: the shuffle's scratch. Loops
-    that must not allocate per deal (``fastdou.kernels.play``) pass one in. Compiled code
-    only (an overload): the allocation is typed only where ``cards`` is None, so kernels
-    compiled without reference counting (``leaf``) may reach it with a buffer."""
-    return np.empty(MAX_DECK, np.int64) if cards is None else cards
-
-
-@overload(deck_buffer, jit_options={"cache": True})
-def _deck_buffer(cards):
-    if isinstance(cards, (types.NoneType, types.Omitted)) or cards is None:
-        return lambda cards: np.empty(MAX_DECK, np.int64)
-    return lambda cards: cards
+@nrt_kernel
+def new_deck_buffer():
+    """The shuffle's scratch, ``int64[MAX_DECK]``: loops that must not allocate per deal
+    (``fastdou.kernels.play``) pass one to :func:`deal` / :func:`start` / :func:`apply`."""
+    return np.empty(MAX_DECK, np.int64)
 
 
 @kernel
 def deal(state, rules, scratch=None):
     """Deal for ``state``'s seed, deal index and redeal count, and open the bidding (or, for
-    five_player, draw the marked card and name the landlords). ``scratch``: see
-    :func:`deck_buffer`."""
+    five_player, draw the marked card and name the landlords). ``scratch``: a
+    :func:`new_deck_buffer` to shuffle in, or None (one is allocated).
+
+    ``scratch`` picks the body at compile time (an overload), so a caller compiled without
+    reference counting may pass a buffer; no function returns the buffer (one compiled for
+    such a caller and then handed to a counting one would release it under its owner: see
+    ``jit``)."""
+    _deal_in(state, rules, scratch)
+
+
+def _deal_in(state, rules, scratch):
+    """:func:`_deal_into` a new deck buffer when ``scratch`` is None, else ``scratch``."""
+
+
+@overload(_deal_in, jit_options=VOID_OVERLOAD)
+def _deal_in_overload(state, rules, scratch):
+    if scratch is None or isinstance(scratch, (types.NoneType, types.Omitted)):
+        return lambda state, rules, scratch: _deal_into(state, rules,
+                                                       np.empty(MAX_DECK, np.int64))
+    return lambda state, rules, scratch: _deal_into(state, rules, scratch)
+
+
+@kernel
+def _deal_into(state, rules, cards):
     players = rules[R_PLAYERS]
     hand_size = rules[R_HAND_SIZE]
     kitty = rules[R_KITTY]
-    cards = deck_buffer(scratch)
     n, rng = _shuffle(rules, deal_stream(state[G_SEED], state[G_DEAL], state[G_REDEALS]),
                       cards)
     for p in range(players):
@@ -192,7 +205,7 @@ def _reset(state, seed, index):
 @kernel
 def start(state, rules, seed, index, scratch=None):
     """Set ``state`` to the start of deal ``index`` of ``seed`` (``scratch``: see
-    :func:`deck_buffer`)."""
+    :func:`deal`)."""
     _reset(state, seed, index)
     deal(state, rules, scratch)
 
@@ -341,7 +354,7 @@ def legal_actions(state, rules, out):
 @kernel
 def apply(state, rules, action, scratch=None):
     """Play ``action`` (a record) for the player to act. Unchecked: pass only legal actions.
-    ``scratch``: the deck buffer a redeal shuffles in (see :func:`deck_buffer`)."""
+    ``scratch``: the deck buffer a redeal shuffles in (see :func:`deal`)."""
     state[G_ACTIONS] += 1
     phase = state[G_PHASE]
     if phase == PH_PLAY:

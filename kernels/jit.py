@@ -7,20 +7,29 @@ two atomic operations on every call that passes an array (measured: 3x slower mo
 emission).
 ``_nrt`` is a private Numba option (the one its own gufunc wrappers use); if a Numba
 release drops it, ``leaf = kernel`` is the drop-in fallback, at that cost in speed.
+
+A ``kernel`` is compiled with its first caller's reference counting, and Numba keys the
+compiled (and disk-cached) versions by argument types alone. That is safe for a function
+that returns no array; one that returns an array it was given (or a view of it), compiled
+first for a ``leaf`` caller (no count taken) and then handed to a counting caller (which
+releases what it is given), freed the array under its owner: a ``VectorEnv`` run followed
+by ``simulate`` corrupted the heap that way. So a kernel that returns an array, or
+allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
+(tests/test_refcount_flags.py checks every compiled function against this).
 """
 
 from numba import njit
 
 kernel = njit(cache=True)
-uncached_kernel = njit
-parallel_kernel = njit(cache=True, parallel=True)
+uncached_kernel = njit(_nrt=True)
+parallel_kernel = njit(cache=True, parallel=True, _nrt=True)
 leaf = njit(cache=True, _nrt=False)
-# Numba compiles a function's callees with the caller's reference-counting flag unless they
-# set one, so a ``leaf`` caller compiles the ``kernel`` functions it reaches without it. A
-# kernel that may allocate and is reached from a leaf is an ``nrt_kernel``: counted always
-# (``action_ids.engine_apply``; ``engine.deck_buffer`` is an overload for the same reason).
 nrt_kernel = njit(cache=True, _nrt=True)
 # Entry points that run long (the solver): they release the GIL, so that a Python timer
 # thread can ask them to stop (they poll a flag array).
-nogil_kernel = njit(cache=True, nogil=True)
-parallel_nogil_kernel = njit(cache=True, parallel=True, nogil=True)
+nogil_kernel = njit(cache=True, nogil=True, _nrt=True)
+parallel_nogil_kernel = njit(cache=True, parallel=True, nogil=True, _nrt=True)
+# The options of ``@overload`` implementations, which return no array: reached from leaves
+# only (uncounted), or from either (with the caller's counting, as a ``kernel``).
+LEAF_OVERLOAD = {"cache": True, "_nrt": False}
+VOID_OVERLOAD = {"cache": True}

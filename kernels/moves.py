@@ -11,7 +11,7 @@ from fastdou.kernels.counting import count_answers, count_moves, quiet_call
 from fastdou.kernels.generate import (
     ANY, bomb_power, bomb_query, emit, is_bomb_kind, lead_query, query,
 )
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (
     INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, PASS, R_DECK, RANK_2, REC_CARDS,
     REC_INFO, REC_WIDTH, SPACESHIP,
@@ -37,7 +37,7 @@ def length_of(info):
     return np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK))
 
 
-@kernel
+@nrt_kernel
 def new_moves(capacity):
     """An empty move array with room for ``capacity`` records."""
     return np.empty((capacity, REC_WIDTH), np.uint64)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from fastdou.kernels.jit import kernel
+from fastdou.kernels.jit import kernel, nrt_kernel
 from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, N_RANKS
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -50,7 +50,7 @@ def pack(counts):
     return p
 
 
-@kernel
+@nrt_kernel
 def unpack(packed, out):
     """Write the 15 counts of ``packed`` into ``out``; returns ``out``."""
     p = np.uint64(packed)
@@ -59,7 +59,7 @@ def unpack(packed, out):
     return out
 
 
-@kernel
+@nrt_kernel
 def pack_rows(counts, out):
     """Pack every row of a ``(n, 15)`` count array into ``out[n]``."""
     for i in range(counts.shape[0]):
@@ -67,7 +67,7 @@ def pack_rows(counts, out):
     return out
 
 
-@kernel
+@nrt_kernel
 def unpack_rows(packed, out):
     """Unpack ``packed[n]`` into the rows of a ``(n, 15)`` array."""
     for i in range(packed.shape[0]):

@@ -17,8 +17,8 @@ import numpy as np
 from numba import prange, types
 
 from fastdou.kernels.deal import mix64, stream
-from fastdou.kernels.engine import apply, deck_buffer, legal_actions, new_state, start
-from fastdou.kernels.jit import kernel, leaf, parallel_kernel, uncached_kernel
+from fastdou.kernels.engine import apply, legal_actions, new_deck_buffer, new_state, start
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -56,7 +56,7 @@ def policy_stream(seed, index):
     return stream(np.uint64(seed) ^ _POLICY_KEY, mix64(np.uint64(index)))
 
 
-@kernel
+@nrt_kernel
 def new_actions():
     """An action buffer of ``ACTIONS_CAPACITY`` records (:func:`play_into` grows it)."""
     return np.empty((ACTIONS_CAPACITY, REC_WIDTH), np.uint64)
@@ -69,15 +69,15 @@ def play_with(state, rules, codes, rng, history, user):
     into ``history`` while they fit. Returns an ERROR_* code. Allocates its buffers; loops
     over many hands call :func:`play_into`."""
     error, _ = play_into(state, rules, codes, rng, history, user, new_actions(),
-                         deck_buffer(None))
+                         new_deck_buffer())
     return error
 
 
-@kernel
+@nrt_kernel
 def play_into(state, rules, codes, rng, history, user, buf, scratch):
     """:func:`play_with` on the caller's buffers: ``buf`` the action buffer
     (:func:`new_actions`), ``scratch`` the deck buffer a redeal shuffles in
-    (``engine.deck_buffer``). Returns (ERROR_* code, the action buffer: ``buf``, or the
+    (``engine.new_deck_buffer``). Returns (ERROR_* code, the action buffer: ``buf``, or the
     larger one that replaced it when a hand had more actions than it holds)."""
     while True:
         error, rng, n = _play_on(state, rules, codes, rng, history, user, buf, scratch)
@@ -155,7 +155,7 @@ def _store(state, rules, result, scores):
         scores[s] = state[G_SCORES + s]
 
 
-@kernel
+@nrt_kernel
 def _dealt(rules, seed, index):
     """A new state holding deal ``index`` of ``seed``."""
     state = new_state()
@@ -176,7 +176,7 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user):
     for b in prange(blocks):
         state = new_state()
         buf = new_actions()
-        scratch = deck_buffer(None)
+        scratch = new_deck_buffer()
         for k in range(b * n // blocks, (b + 1) * n // blocks):
             start(state, rules, seed, first + k, scratch)
             error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),

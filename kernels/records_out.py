@@ -14,6 +14,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, overload
 
+from fastdou.kernels.jit import LEAF_OVERLOAD
+
 
 @intrinsic
 def _store_nt(typingctx, array, index, value):
@@ -48,7 +50,7 @@ def room(out):
     """The records ``out`` holds (an array's rows; a stream's rows from its base)."""
 
 
-@overload(room, jit_options={"cache": True})
+@overload(room, jit_options=LEAF_OVERLOAD)
 def _room(out):
     if isinstance(out, types.Array):
         return lambda out: out.shape[0]
@@ -59,7 +61,7 @@ def put_record(out, n, cards, info):
     """Write record n (``cards``, ``info``) of ``out``; n < :func:`room` (out)."""
 
 
-@overload(put_record, jit_options={"cache": True})
+@overload(put_record, jit_options=LEAF_OVERLOAD)
 def _put_record(out, n, cards, info):
     if isinstance(out, types.Array):
         def to_array(out, n, cards, info):
@@ -79,6 +81,6 @@ def stream_fence():
     """Make every non-temporal store before it visible to other threads (x86 ``mfence``)."""
 
 
-@overload(stream_fence, jit_options={"cache": True})
+@overload(stream_fence, jit_options=LEAF_OVERLOAD)
 def _stream_fence():
     return lambda: _fence()

@@ -35,7 +35,7 @@ import numpy as np
 
 from fastdou.kernels.action_ids import legal_ids, step_id
 from fastdou.kernels.engine import skip_to_play, start_from_hands
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT
 from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_LAST_INFO, G_PLAYED, G_PLAYER,
                                    G_SEAT_FIRST, G_SEAT_LAST, G_TURNS, HISTORY_LEN)
@@ -137,7 +137,7 @@ def encode_into(state, seat, fix, out):
                 at + LANDLORD_HAND_MAX)
 
 
-@kernel
+@nrt_kernel
 def encode(state, seat, fix):
     """Seat ``seat``'s RLCard observation of ``state`` as a new int8 array."""
     out = np.empty(LANDLORD_SIZE if seat == 0 else FARMER_SIZE, dtype=np.int8)
@@ -160,7 +160,7 @@ def vector_encode(state, rules, seat, out):
     encode_into(state, seat, 0, out)
 
 
-@kernel
+@nrt_kernel
 def card_rows(packed):
     """The card block of every packed multiset of ``packed[n]``: an ``(n, 54)`` int8 array
     (RLCard's ``_cards2array`` of each action)."""
@@ -261,7 +261,7 @@ def legal(state, rules, keys, key_ids, id_records, selection, position, records,
     return n
 
 
-@kernel
+@nrt_kernel
 def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log, k,
          records, ids, fix):
     """One env step: refuse id ``a`` unless it is among the legal ``ids[:n]`` (returns

@@ -21,7 +21,7 @@ beat and who made it), not on the way it was reached.
 import numpy as np
 
 from fastdou.kernels.deal import mix64
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import REC_CARDS, REC_INFO, REC_WIDTH
 from fastdou.kernels.moves import actions_of_play, beats, count_responses, readings
 from fastdou.kernels.packing import size
@@ -121,7 +121,7 @@ def winning_side(pos):
     return side_of(pos, pos[S_WINNER])
 
 
-@kernel
+@nrt_kernel
 def last_move(pos, out):
     """Write the record to beat into ``out`` (``uint64[2]``; a pass record when leading)."""
     out[REC_CARDS] = np.uint64(pos[S_LAST_CARDS])
@@ -129,7 +129,7 @@ def last_move(pos, out):
     return out
 
 
-@kernel
+@nrt_kernel
 def _last_view(pos):
     """The record to beat as a ``uint64[2]`` view of ``pos`` (no allocation)."""
     return pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1]
@@ -260,7 +260,7 @@ def key_width(pos):
     return pos[S_SEATS] + 2
 
 
-@kernel
+@nrt_kernel
 def write_key(pos, out):
     """Write the position's full key into ``out[:key_width(pos)]`` (``uint64``): equal keys
     mean equal positions (for transposition tables that must never confuse two)."""

@@ -25,7 +25,7 @@ import numpy as np
 from numba import prange
 
 from fastdou.kernels.deal import mix64
-from fastdou.kernels.jit import kernel, leaf, nogil_kernel, parallel_nogil_kernel
+from fastdou.kernels.jit import kernel, leaf, nogil_kernel, nrt_kernel, parallel_nogil_kernel
 from fastdou.kernels.layout import BOMB, ROCKET, SPACESHIP
 from fastdou.kernels.moves import (
     actions_of_play, beats, count_responses, kind_of, leading_moves, readings,
@@ -50,13 +50,13 @@ _POLL = 1023        # the stop flag is read every 1024 nodes
 _MIN_ROOM = 64
 
 
-@kernel
+@nrt_kernel
 def new_buffer(rows):
     """A move buffer for the search kernels."""
     return np.zeros((rows, BUF_WIDTH), np.uint64)
 
 
-@kernel
+@nrt_kernel
 def new_table(size_pow2, width):
     """A transposition table of ``size_pow2`` entries for keys of ``width`` words."""
     return np.zeros((size_pow2, width), np.uint64), np.zeros(size_pow2, np.uint8)
@@ -116,7 +116,7 @@ def _store(keys, vals, key, width, h, value, nodes):
     vals[pick] = value | (weight << 2)
 
 
-@kernel
+@nrt_kernel
 def _grow(buf, used, need):
     """``buf``, or a larger copy of its first ``used`` rows, with ``need`` free rows."""
     if used + need <= buf.shape[0]:
@@ -126,7 +126,7 @@ def _grow(buf, used, need):
     return bigger
 
 
-@kernel
+@nrt_kernel
 def new_memo():
     """A min_plays workspace: (keys, values, move buffer, frames); see :func:`min_plays`."""
     return (np.zeros(1 << 18, np.uint64), np.zeros(1 << 18, np.int64), new_buffer(1 << 12),
@@ -138,7 +138,7 @@ def _memo_slot(keys, hand):
     return np.int64((hand * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (keys.shape[0] - 1)
 
 
-@kernel
+@nrt_kernel
 def _min_plays(hand, rules, memo):
     """min_plays with an explicit stack: some move holds the lowest rank present, so try
     only those. Returns (plays, the workspace's move buffer, possibly grown)."""
@@ -291,7 +291,7 @@ _BEAT_SLOTS = 1 << 16
 _NIB_LOW = np.uint64(0x1111111111111111)
 
 
-@kernel
+@nrt_kernel
 def new_control(pos):
     """Control-check workspace: (split frames, failed-split keys and stamps, stamp counter,
     scratch rows for a hand's readings, can-beat cache keys and values, safe-move
@@ -626,7 +626,7 @@ def _run(pos, rules, keys, vals, buf, undo, frames, key, mkeys, mvals, control, 
             step = _ENTER
 
 
-@kernel
+@nrt_kernel
 def search(pos, rules, table, work, ctl):
     """1 if the side to act in ``pos`` wins, 0 if it loses, -1 if a limit stopped it;
     ``pos`` is restored. Iterative (an explicit stack), so it caches and never overflows.
@@ -670,7 +670,7 @@ def _depth_bound(pos):
     return cards * n + n + 2
 
 
-@kernel
+@nrt_kernel
 def new_work(pos):
     """Search workspace for positions like ``pos``: (move buffer, undo stack, frames, key
     scratch, min_plays memo, control-check workspace)."""
@@ -761,7 +761,7 @@ def principal_line(pos, rules, keys, vals, ctl, out, work):
 
 
 # ------------------------------------------------------------------------------- perft
-@kernel
+@nrt_kernel
 def _perft(pos, rules, depth, buf):
     """perft with an explicit stack; returns (count, buffer)."""
     undo = np.zeros((depth + 1, UNDO_SIZE), np.int64)

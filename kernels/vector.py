@@ -30,7 +30,7 @@ from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PH
                                         action_id, check_id, legal_ids)
 from fastdou.kernels.encoding import encode as fastdou_encode
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
-from fastdou.kernels.jit import kernel, leaf, parallel_kernel
+from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel
 from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, choose, policy_stream
 from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
@@ -90,7 +90,7 @@ def _opponents(state, rules, codes, rng, user, buf, deck):
     return 0, rng, 0
 
 
-@kernel
+@nrt_kernel
 def _scratch(pool, rules, codes):
     """One work item's buffers: action records (room for a pool row's), a deck to shuffle,
     and its own copies of the rules and seat codes."""
@@ -199,7 +199,7 @@ def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, 
     return hi, 0
 
 
-@kernel
+@nrt_kernel
 def _room(buf, n):
     """An action buffer for ``n`` records (``buf`` if it has room)."""
     return buf if n <= buf.shape[0] else np.empty((2 * n, REC_WIDTH), np.uint64)
