@@ -22,9 +22,9 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power, held,
-    is_bomb_kind, joker_bomb_power, lead_query, link_size, lone_joker_power, query,
-    rank_bomb_power, scan, wanted,
+    JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
+    chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
+    lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
@@ -106,35 +106,6 @@ def binomial(n, k):
 
 
 @kernel
-def _top_len(run, per, max_move):
-    """The longest chain of ``per`` cards a rank within a run of ``run`` ranks."""
-    return run if per * run <= max_move else max_move // per
-
-
-@kernel
-def _lengths(run, s, per, min_len, want_len, want_size, above, max_move):
-    """Chain lengths from start ``s`` along a run of ``run`` ranks that pass the filters:
-    (lowest, highest); the top rank s + len - 1 must exceed ``above``."""
-    lo = max(min_len, above - s + 2, 1)
-    hi = _top_len(run, per, max_move)
-    if want_len != 0:
-        lo = max(lo, want_len)
-        hi = min(hi, want_len)
-    if want_size != 0:
-        if want_size % per:
-            return 1, 0
-        lo = max(lo, want_size // per)
-        hi = min(hi, want_size // per)
-    return lo, hi
-
-
-@kernel
-def _run(chain, s):
-    """Number of consecutive ranks of ``chain`` from ``s`` up."""
-    return lowest_bit(~(chain >> s))
-
-
-@kernel
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
     """Chains with no attachments. Leading (``above`` < 0): by the maximal runs, a run of
     ``run`` ranks holding run + 1 - length chains of each length. Otherwise ``starts``
@@ -162,7 +133,7 @@ def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
         while runs:
             s = lowest_bit(runs)
             runs &= runs - 1
-            run = _run(chain, s)
+            run = run_from(chain, s)
             top = min(run, hi)
             if top >= lo:          # the sum over lo..top of run + 1 - length
                 n += (top - lo + 1) * (run + 1) - (top * (top + 1) - (lo - 1) * lo) // 2
@@ -238,8 +209,9 @@ def _plane_solos(h, rules, sc, poly):
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = _lengths(_run(chain, s), s, link_size(PLANE_SOLO), rules[R_TRIO_CHAIN_MIN],
-                          sc.want_len, sc.want_size, sc.above, sc.max_move)
+        lo, hi = chain_lengths(run_from(chain, s), s, link_size(PLANE_SOLO),
+                               rules[R_TRIO_CHAIN_MIN], sc.want_len, sc.want_size,
+                               sc.above, sc.max_move)
         for length in range(lo, hi + 1):
             n += _solo_wings(h, rules, s, s + length - 1, length, sc.ones, sc.twos, poly)
     return n
@@ -255,8 +227,9 @@ def _winged_chains(rules, sc, kind, links, wings):
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = _lengths(_run(chain, s), s, link_size(kind), rules[KINDS[kind, K_CHAIN_MIN]],
-                          sc.want_len, sc.want_size, sc.above, sc.max_move)
+        lo, hi = chain_lengths(run_from(chain, s), s, link_size(kind),
+                               rules[KINDS[kind, K_CHAIN_MIN]], sc.want_len,
+                               sc.want_size, sc.above, sc.max_move)
         for length in range(lo, hi + 1):
             n += binomial(popcount(wings & ~span(s, s + length - 1)), length)
     return n
@@ -274,8 +247,9 @@ def _spaceships(rules, sc):
         s = lowest_bit(starts)
         starts &= starts - 1
         # top >= above here (not >): the trio chain breaks a tie of the quad chains.
-        lo, hi = _lengths(_run(chain, s), s, link_size(SPACESHIP), rules[R_QUAD_CHAIN_MIN],
-                          sc.want_len, sc.want_size, sc.above - 1, sc.max_move)
+        lo, hi = chain_lengths(run_from(chain, s), s, link_size(SPACESHIP),
+                               rules[R_QUAD_CHAIN_MIN], sc.want_len, sc.want_size,
+                               sc.above - 1, sc.max_move)
         for length in range(lo, hi + 1):
             t = s + length - 1
             for s2 in range(lo_rank, hi_rank - length + 2):

@@ -3,8 +3,8 @@ above a rank / bomb power. Leading moves, responses and readings all run through
 
 Moves are written as records into ``out`` (a ``uint64`` array of shape ``(cap, 2)``, see
 ``layout``, or a batch's stream, see ``records_out``); a generator returns how many moves
-exist, writing the first ``cap`` of them, so ``cap = 0`` counts without building. Ranks are walked as bit masks (bit r: rank r), so the
-loops visit only ranks that can take part.
+exist, writing the first ``cap`` of them, so ``cap = 0`` counts without building. Ranks are
+walked as bit masks (bit r: rank r), so the loops visit only ranks that can take part.
 """
 
 from collections import namedtuple
