@@ -40,10 +40,14 @@ def deals(n, seed=0, rules="classic"):
 
 def lead_hands(n, size=20, seed=0, rules="classic"):
     """Packed hands: the landlord's (hand + kitty) when ``size`` is its size, else a
-    farmer's."""
+    farmer's (seat 0 and 1, or the seat after them that holds what the rules deal)."""
     d = deals(n, seed, rules)
-    hands = d[:, 0] + d[:, -1] if size == fastdou.rules(rules).landlord_size else d[:, 1]
-    assert hands.sum(axis=1).min() == size
+    if size == fastdou.rules(rules).landlord_size:
+        # seat 0 plus the kitty, unless seat 0 holds it already (a bright landlord)
+        hands = np.where(d[:, :1].sum(axis=2) == size, d[:, 0], d[:, 0] + d[:, -1])
+    else:      # seat 1, or seat 2 where seat 1 holds the kitty (a bright landlord)
+        hands = np.where(d[:, 1:2].sum(axis=2) == size, d[:, 1], d[:, 2])
+    assert (hands.sum(axis=1) == size).all()
     return K.pack_rows(hands, np.empty(n, np.uint64))
 
 
