@@ -117,10 +117,10 @@ TARGETS = {
     "games/douzero": 1, "games/threads": 1.8,
 }
 GATES = {
-    "lead/douzero": 50, "lead/openspiel": 12, "lead/rlcard": 90,
+    "lead/douzero": 100, "lead/openspiel": 25, "lead/rlcard": 180,
     "respond/douzero": 60, "respond/rlcard": 150, "respond/openspiel": 2,
-    "games/openspiel_python": 4, "games/openspiel_cpp": 1.1, "games/rlcard": 80,
-    "games/douzero": 100,
+    "games/openspiel_python": 10, "games/openspiel_cpp": 2.5, "games/rlcard": 200,
+    "games/douzero": 300,
 }
 SIZES = {  # (positions, large, games for Python engines, fastdou deals)
     False: (2000, 200_000, 300, 200_000),
