@@ -237,7 +237,8 @@ def _plane_solo(out, n, h, rules, sc, core, s, t):
     length = t - s + 1
     cand = sc.ones & ~span(s, t)
     if length == 2:
-        return _two_wings(out, n, sc, core, t, cand, rules[R_ROCKET_KICKERS] == 0)
+        return _two_wings(out, n, sc, (core, PLANE_SOLO, t, 2), cand,
+                          rules[R_ROCKET_KICKERS] == 0)
     bomb_wings = rules[R_BOMB_WINGS] != 0
     caps = np.uint64(0)
     trio_bad = 0
@@ -259,24 +260,25 @@ def _plane_solo(out, n, h, rules, sc, core, s, t):
 
 
 @leaf
-def _two_wings(out, n, sc, core, t, cand, no_rocket):
-    """:func:`_plane_solo` for a chain of two trios (the common plane): two wing cards
-    from ``cand``, in ``_wings``' order (a pair of a rank first, then the rank with each
-    above it)."""
+def _two_wings(out, n, sc, head, cand, no_rocket):
+    """Emit the move ``head`` = (core, kind, rank, length) with two more cards from
+    ``cand``: a pair of a rank (held twice), or two ranks; never both jokers when
+    ``no_rocket``. In ``_wings``' order: a rank's pair, then the rank with each above it."""
+    core, kind, rank, length = head
     ma = cand
     while ma:
         a = lowest_bit(ma)
         ma &= ma - 1
         with_a = core + unit(a, 1)
         if (sc.twos >> a) & 1:
-            n = _put(out, n, with_a + unit(a, 1), PLANE_SOLO, t, 2)
+            n = _put(out, n, with_a + unit(a, 1), kind, rank, length)
         mb = ma
         if no_rocket and a == SMALL_JOKER:
             mb &= ~(1 << BIG_JOKER)
         while mb:
             b = lowest_bit(mb)
             mb &= mb - 1
-            n = _put(out, n, with_a + unit(b, 1), PLANE_SOLO, t, 2)
+            n = _put(out, n, with_a + unit(b, 1), kind, rank, length)
     return n
 
 
@@ -429,18 +431,8 @@ def _fours(out, n, h, rules, sc):
         core = unit(f, 4)
         others = ~(1 << f)
         if solo2:
-            ma = sc.ones & others
-            while ma:
-                a = lowest_bit(ma)
-                ma &= ma - 1
-                with_a = core + unit(a, 1)
-                if (sc.twos >> a) & 1:
-                    n = _put(out, n, with_a + unit(a, 1), FOUR_TWO_SOLO, f, 1)
-                mb = 0 if no_rocket and a == SMALL_JOKER else ma
-                while mb:
-                    b = lowest_bit(mb)
-                    mb &= mb - 1
-                    n = _put(out, n, with_a + unit(b, 1), FOUR_TWO_SOLO, f, 1)
+            n = _two_wings(out, n, sc, (core, FOUR_TWO_SOLO, f, 1), sc.ones & others,
+                           no_rocket)
         if pair2:
             ma = sc.pairs & others
             while ma:
