@@ -37,10 +37,12 @@ are the parts::
 """
 
 import numpy as np
+from numba.extending import overload
 
 from fastdou.kernels import engine as E
 from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel
+from fastdou.kernels.encoding import plane_storable, standard_plane_store
+from fastdou.kernels.jit import LEAF_OVERLOAD, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
@@ -59,19 +61,27 @@ BOMB_FEATURES = 15
 _ACTIONS_HINT = 256
 
 
-@leaf
 def card_block(packed, out, offset):
-    """Write the 54 features of a packed multiset into ``out[offset:offset + 54]`` (which
-    must be zero: only ones are written)."""
-    p = np.uint64(packed)
-    for r in range(SMALL_JOKER):
-        c = count(p, r)
-        for k in range(min(c, 4)):
-            out[offset + 4 * r + k] = 1
-    if count(p, SMALL_JOKER) > 0:
-        out[offset + 52] = 1
-    if count(p, BIG_JOKER) > 0:
-        out[offset + 53] = 1
+    """Write the 54 features of a packed multiset into ``out[offset:offset + 54]``, zeros
+    too: the standard deck's card plane of ``fastdou.kernels.encoding`` (one vector store
+    into a C-contiguous ``int8``, ``uint8`` or ``float32`` array; entry by entry into any
+    other)."""
+
+
+@overload(card_block, jit_options=LEAF_OVERLOAD)
+def _card_block(packed, out, offset):
+    if plane_storable(out):
+        return lambda packed, out, offset: standard_plane_store(out, offset, np.uint64(packed))
+
+    def by_entry(packed, out, offset):
+        p = np.uint64(packed)
+        for r in range(SMALL_JOKER):
+            c = count(p, r)
+            for k in range(4):
+                out[offset + 4 * r + k] = 1 if k < c else 0
+        out[offset + 52] = 1 if count(p, SMALL_JOKER) > 0 else 0
+        out[offset + 53] = 1 if count(p, BIG_JOKER) > 0 else 0
+    return by_entry
 
 
 @leaf
@@ -182,15 +192,19 @@ def encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
     ``z`` (int8, (5, 162)), ``x_batch`` (float32, (n, 373 / 484)) and ``z_batch`` (float32,
     (n, 5, 162)). The arrays need not be zeroed. ``seat`` is any seat; DouZero encodes only
     the one to act."""
+    n = actions.shape[0]
+    m = no_action_size(state, seat)
+    if x_no_action.shape[0] != m or x_batch.shape[0] != n or \
+            x_batch.shape[1] != m + CARD_FEATURES or z_batch.shape[0] != n or \
+            z.shape[0] != Z_ROWS or z.shape[1] != Z_COLS:
+        raise ValueError("encode: x_no_action must hold no_action_size(state, seat), "
+                         "x_batch (n, that + 54), z (5, 162), z_batch (n, 5, 162)")
     x_no_action[:] = 0
     z[:] = 0
     _no_action(state, seat, x_no_action)
     _history(state, z)
-    n = actions.shape[0]
     if n == 0:
         return
-    m = x_no_action.shape[0]
-    width = x_batch.shape[1]
     flat = z.reshape(Z_ROWS * Z_COLS)
     zs = z_batch.reshape(n, Z_ROWS * Z_COLS)
     for i in range(n):      # element loops: a slice assignment checks overlap, may copy
@@ -198,11 +212,9 @@ def encode(state, seat, actions, x_batch, z_batch, x_no_action, z):
         zi = zs[i]
         for j in range(m):
             xi[j] = x_no_action[j]
-        for j in range(m, width):
-            xi[j] = 0
         for j in range(Z_ROWS * Z_COLS):
             zi[j] = flat[j]
-        card_block(actions[i], xi, m)
+        card_block(actions[i], xi, m)           # the last 54 columns
 
 
 @leaf

@@ -26,7 +26,7 @@ trump                 one-hot trump suit (jinling)
 ====================  ======================================================================
 
 Over the standard 54-card deck a card plane is one vector compare, written whole
-(:func:`_standard_plane_store`); other decks are written rank by rank (:func:`put_cards`).
+(:func:`standard_plane_store`); other decks are written rank by rank (:func:`put_cards`).
 """
 
 import numpy as np
@@ -149,12 +149,24 @@ _LANE_MASK = [0xF0 if r % 2 else 0x0F for r in _LANE_RANK[:_PLANE]] + [0] * 10
 _LANE_LIMIT = [m * 16 + 15 if r % 2 else m for r, m in zip(_LANE_RANK, _LANE_MORE)]
 
 
+_PLANE_DTYPES = (types.int8, types.uint8, types.float32)
+
+
+def plane_storable(array):
+    """Whether :func:`standard_plane_store` takes ``array`` (a Numba type): C-contiguous
+    ``int8``, ``uint8`` or ``float32``."""
+    return isinstance(array, types.Array) and array.layout == "C" and \
+        array.dtype in _PLANE_DTYPES
+
+
 @intrinsic
-def _standard_plane_store(typingctx, out, at, cards):
+def standard_plane_store(typingctx, out, at, cards):
     """``out[at:at + 54] = `` the standard deck's card plane of packed ``cards`` (``out``:
-    an ``int8`` array with room for it), with vector operations: each byte of a 64-byte
-    vector picks its rank's byte of ``cards``, masks its nibble and compares it with the
-    entry's limit; the 54 bytes are stored as 32 + 16 + 4 + 2."""
+    see :func:`plane_storable`, with room for it), with vector operations: each byte of a
+    64-byte vector picks its rank's byte of ``cards``, masks its nibble and compares it with
+    the entry's limit; the 54 entries (zeros too) are stored as 32 + 16 + 4 + 2."""
+    if not plane_storable(out):
+        return None
     sig = types.void(out, at, cards)
 
     def codegen(context, builder, signature, args):
@@ -166,15 +178,17 @@ def _standard_plane_store(typingctx, out, at, cards):
         picks = builder.shuffle_vector(vec, ir.Constant(v8, None), ir.Constant(
             ir.VectorType(i32, 64), [r // 2 for r in _LANE_RANK]))
         nibbles = builder.and_(picks, ir.Constant(v64, _LANE_MASK))
-        bits = builder.zext(builder.icmp_unsigned(">", nibbles, ir.Constant(v64, _LANE_LIMIT)),
-                            v64)
+        held = builder.icmp_unsigned(">", nibbles, ir.Constant(v64, _LANE_LIMIT))
+        element = context.get_data_type(signature.args[0].dtype)
+        bits = builder.uitofp(held, ir.VectorType(element, 64)) \
+            if signature.args[0].dtype == types.float32 else builder.zext(held, v64)
         base = builder.gep(data, [index])
         at_ = 0
         for width in (32, 16, 4, 2):
             part = builder.shuffle_vector(bits, bits, ir.Constant(
                 ir.VectorType(i32, width), list(range(at_, at_ + width))))
             ptr = builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), at_)]),
-                                  ir.VectorType(i8, width).as_pointer())
+                                  ir.VectorType(element, width).as_pointer())
             builder.store(part, ptr).align = 1
             at_ += width
         return context.get_dummy_value()
@@ -184,7 +198,7 @@ def _standard_plane_store(typingctx, out, at, cards):
 @leaf
 def _standard_plane(out, at, cards, rules):
     """``put_cards`` over the standard deck, the whole plane (zeros too)."""
-    _standard_plane_store(out, at, np.uint64(cards))
+    standard_plane_store(out, at, np.uint64(cards))
     return at + _PLANE
 
 

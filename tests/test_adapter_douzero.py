@@ -303,6 +303,54 @@ def test_encoder_from_user_njit_code():
             fd.step(a)
 
 
+@njit
+def _card_blocks(packed, c8, c32, wide8, wide32):
+    """``DE.card_block`` of every multiset into C-contiguous int8 / float32 rows and into
+    every other entry of wider rows (not contiguous: written entry by entry)."""
+    for i in range(packed.shape[0]):
+        DE.card_block(packed[i], c8[i], 0)
+        DE.card_block(packed[i], c32[i], 0)
+        DE.card_block(packed[i], wide8[i, ::2], 0)
+        DE.card_block(packed[i], wide32[i, ::2], 0)
+
+
+def test_card_block_is_douzeros_cards2array():
+    """Every layout and dtype gives DouZero's ``_cards2array`` of the same cards."""
+    rng = random.Random(4)
+    deck = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    hands = [rng.sample(deck, rng.randrange(0, 21)) for _ in range(300)] + [deck]
+    packed = np.array([DZ.packed_cards(h) for h in hands], np.uint64)
+    n = len(hands)
+    c8, c32 = np.full((n, 54), 7, np.int8), np.full((n, 54), 7, np.float32)
+    wide8, wide32 = np.full((n, 108), 7, np.int8), np.full((n, 108), 7, np.float32)
+    _card_blocks(packed, c8, c32, wide8, wide32)
+    ref = np.array([dz_env._cards2array(h) for h in hands])
+    for ours in (c8, c32, wide8[:, ::2], wide32[:, ::2]):
+        np.testing.assert_array_equal(ours, ref)
+    assert (wide8[:, 1::2] == 7).all() and (wide32[:, 1::2] == 7).all()
+
+
+def test_encode_names_arrays_of_the_wrong_shape():
+    fd = DZ.Env("adp")
+    np.random.seed(0)
+    fd.reset()
+    state = fd.game.state
+    seat = int(state[S.G_PLAYER])
+    m = DE.no_action_size(state, seat)
+    actions = np.zeros(3, np.uint64)
+    good = dict(x_batch=np.empty((3, m + DE.CARD_FEATURES), np.float32),
+                z_batch=np.empty((3, DE.Z_ROWS, DE.Z_COLS), np.float32),
+                x_no_action=np.empty(m, np.int8), z=np.empty((DE.Z_ROWS, DE.Z_COLS), np.int8))
+    DE.encode(state, seat, actions, **good)
+    for name, bad in (("x_batch", np.empty((3, m + 10), np.float32)),
+                      ("x_batch", np.empty((2, m + DE.CARD_FEATURES), np.float32)),
+                      ("z_batch", np.empty((4, DE.Z_ROWS, DE.Z_COLS), np.float32)),
+                      ("x_no_action", np.empty(m + 1, np.int8)),
+                      ("z", np.empty((DE.Z_ROWS - 1, DE.Z_COLS), np.int8))):
+        with pytest.raises(ValueError, match="x_no_action must hold"):
+            DE.encode(state, seat, actions, **{**good, name: bad})
+
+
 def test_module_example():
     import doctest
     assert doctest.testmod(DZ).failed == 0
