@@ -7,7 +7,7 @@ destination (created with the user's umask), renamed over it only by :meth:`clos
 interrupted run leaves no file that looks complete. Formats, by extension:
 
 * ``.parquet``: one row group per chunk through pyarrow's ``ParquetWriter`` (extra
-  ``parquet``); categories as dictionary columns, zstd; metadata under the schema key
+  ``parquet``); categories as dictionary columns, lz4; metadata under the schema key
   ``fastdou``;
 * ``.csv``: a first line ``# fastdou: {metadata}``, then a header and one row per deal
   (``pandas.read_csv(path, comment="#")``);
@@ -82,9 +82,12 @@ def arrow_table(cols: dict, meta: dict | None = None):
 
 
 def parquet_options(names) -> dict:
-    """ParquetWriter options: zstd, dictionaries for every column but the deal index,
-    which is delta-encoded (it counts up by one)."""
-    return dict(compression="zstd", use_dictionary=[n for n in names if n != "deal"],
+    """ParquetWriter options: lz4 (zstd took a fifth of a simulation's time to write, for
+    4.9 bytes a deal against 6.0), dictionaries for every column but the deal index, which
+    is delta-encoded (it counts up by one) and the one column with statistics (a row
+    group's deal range; every column's cost a sixth of the writing)."""
+    return dict(compression="lz4", use_dictionary=[n for n in names if n != "deal"],
+                write_statistics=["deal"],
                 column_encoding={"deal": "DELTA_BINARY_PACKED"})
 
 

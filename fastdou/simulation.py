@@ -307,7 +307,9 @@ def _run(simulate_range, user, *args):
 
 
 def _arrays(res, scores) -> dict:
-    """Per-deal arrays by result name, scores in points."""
-    arrays = {name: res[:, j] for j, name in enumerate(P.RESULT_NAMES)}
+    """Per-deal arrays by result name, scores in points; each array contiguous (one
+    transposing copy: a column of ``res`` would be read with a stride of a whole row)."""
+    columns = np.ascontiguousarray(res.T)
+    arrays = {name: columns[j] for j, name in enumerate(P.RESULT_NAMES)}
     arrays["scores"] = scores / S.SCORE_UNIT
     return arrays
