@@ -13,13 +13,13 @@ import numpy as np
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS,
+    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS,
     FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL,
     JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS,
-    PAIR, PASS, PLANE_SOLO, QUAD, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
+    PAIR, PAIR_CHAIN, PASS, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
     R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
     R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_WING_TRIO, ROCKET, SMALL_JOKER,
-    SOLO, SPACESHIP, TRIO, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
@@ -355,7 +355,7 @@ def _chains(out, n, h, rules, sc, kind):
                 n = _plane_solo(out, n, h, rules, sc, core, s, top)
             elif group > 0:        # a pair (trio) of each of ``length`` ranks off the chain
                 cand = (sc.pairs if group == 2 else sc.trios) & ~span(s, top)
-                n = _wings(out, n, (core, kind, top, length), _spread(cand), cand, group,
+                n = _wings(out, n, (core, np.int64(kind), top, length), _spread(cand), cand, group,
                            False, 0)
             else:
                 n = _put(out, n, core, kind, top, length)
@@ -532,9 +532,23 @@ def emit(h, rules, q, out):
                     n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
     if sc.kinds & FOURS_KINDS:
         n = _fours(out, n, h, rules, sc)
-    for kind in CHAIN_KINDS:
-        if sc.kinds & (1 << kind):
-            n = _chains(out, n, h, rules, sc, kind)
+    # One call a chain kind, each with its kind a literal: every one compiled on its own.
+    if sc.kinds & (1 << SOLO_CHAIN):
+        n = _chains(out, n, h, rules, sc, SOLO_CHAIN)
+    if sc.kinds & (1 << PAIR_CHAIN):
+        n = _chains(out, n, h, rules, sc, PAIR_CHAIN)
+    if sc.kinds & (1 << TRIO_CHAIN):
+        n = _chains(out, n, h, rules, sc, TRIO_CHAIN)
+    if sc.kinds & (1 << PLANE_SOLO):
+        n = _chains(out, n, h, rules, sc, PLANE_SOLO)
+    if sc.kinds & (1 << PLANE_PAIR):
+        n = _chains(out, n, h, rules, sc, PLANE_PAIR)
+    if sc.kinds & (1 << QUAD_CHAIN):
+        n = _chains(out, n, h, rules, sc, QUAD_CHAIN)
+    if sc.kinds & (1 << CARRIER):
+        n = _chains(out, n, h, rules, sc, CARRIER)
+    if sc.kinds & (1 << SPACESHIP):
+        n = _chains(out, n, h, rules, sc, SPACESHIP)
     if q[5] < NO_BOMBS:
         n = _bombs(out, n, h, rules, sc.want_size, q[5])
     return n
