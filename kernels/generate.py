@@ -300,6 +300,19 @@ def run_from(chain, s):
 
 
 @kernel
+def _run_starts(chain, k):
+    """The ranks of mask ``chain`` that start a run of at least ``k`` ranks (by doubling:
+    a few steps, not a loop of ``k`` that LLVM would vectorise)."""
+    starts = chain
+    have = 1
+    while have < k:
+        step = min(have, k - have)
+        starts &= starts >> step
+        have += step
+    return starts
+
+
+@kernel
 def chain_lengths(run, s, per, min_len, want_len, want_size, above, max_move):
     """The chain lengths from start ``s`` along a run of ``run`` ranks that pass the
     filters, as (lowest, highest): at least ``min_len``, at most ``max_move`` cards of
@@ -337,9 +350,7 @@ def _chains(out, n, h, rules, sc, kind):
     chain = held(sc, width) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     ship = kind == SPACESHIP
     above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
-    starts = chain                                 # the starts of a run of min_len
-    for j in range(1, min_len):
-        starts &= chain >> j
+    starts = _run_starts(chain, min_len)
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
