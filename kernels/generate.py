@@ -339,23 +339,48 @@ def _spread_run(s, k):
     return (_NIBBLE_ONES >> np.uint64(64 - COUNT_BITS * k)) << np.uint64(COUNT_BITS * s)
 
 
+@kernel
+def _chain_starts(rules, sc, kind):
+    """The ranks held ``K_CORE`` times of ``kind`` on the chain ranks, and those that start a
+    run of the least length of ``kind``."""
+    chain = held(sc, KINDS[kind, K_CORE]) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    return chain, _run_starts(chain, rules[KINDS[kind, K_CHAIN_MIN]])
+
+
+@leaf
+def _plain_chains(out, n, rules, sc, kind):
+    """The chains of ``kind`` that carry nothing (solo, pair, trio, quad chains; ``kind`` a
+    literal, so that each is compiled on its own). By start, then length."""
+    width = KINDS[kind, K_CORE]
+    chain, starts = _chain_starts(rules, sc, kind)
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        lo, hi = chain_lengths(run_from(chain, s), s, width, rules[KINDS[kind, K_CHAIN_MIN]],
+                               sc.want_len, sc.want_size, sc.above, sc.max_move)
+        core = _spread_run(s, lo - 1) * np.uint64(width)
+        for length in range(lo, hi + 1):
+            top = s + length - 1
+            core += unit(top, width)
+            n = _put(out, n, core, kind, top, length)
+    return n
+
+
 @leaf
 def _chains(out, n, h, rules, sc, kind):
-    """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) and what they
+    """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) with what they
     carry: wings, a carrier's trios, a spaceship's trio chain. By start, then length."""
     width = KINDS[kind, K_CORE]
     group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
     per = link_size(kind)
-    min_len = rules[KINDS[kind, K_CHAIN_MIN]]
-    chain = held(sc, width) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     ship = kind == SPACESHIP
     above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
-    starts = _run_starts(chain, min_len)
+    chain, starts = _chain_starts(rules, sc, kind)
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = chain_lengths(run_from(chain, s), s, per, min_len, sc.want_len,
-                               sc.want_size, above, sc.max_move)
+        lo, hi = chain_lengths(run_from(chain, s), s, per, rules[KINDS[kind, K_CHAIN_MIN]],
+                               sc.want_len, sc.want_size, above, sc.max_move)
         core = _spread_run(s, lo - 1) * np.uint64(width)
         for length in range(lo, hi + 1):
             top = s + length - 1
@@ -364,12 +389,10 @@ def _chains(out, n, h, rules, sc, kind):
                 n = _spaceship(out, n, rules, sc, core, s, top)
             elif kind == PLANE_SOLO:
                 n = _plane_solo(out, n, h, rules, sc, core, s, top)
-            elif group > 0:        # a pair (trio) of each of ``length`` ranks off the chain
+            else:                  # a pair (trio) of each of ``length`` ranks off the chain
                 cand = (sc.pairs if group == 2 else sc.trios) & ~span(s, top)
-                n = _wings(out, n, (core, np.int64(kind), top, length), _spread(cand), cand, group,
+                n = _wings(out, n, (core, kind, top, length), _spread(cand), cand, group,
                            False, 0)
-            else:
-                n = _put(out, n, core, kind, top, length)
     return n
 
 
@@ -543,23 +566,22 @@ def emit(h, rules, q, out):
                     n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
     if sc.kinds & FOURS_KINDS:
         n = _fours(out, n, h, rules, sc)
-    # One call a chain kind, each with its kind a literal: every one compiled on its own.
+    # Chains in kind order: those that carry nothing with their kind a literal (each compiled
+    # on its own), the others with one ``_chains``.
     if sc.kinds & (1 << SOLO_CHAIN):
-        n = _chains(out, n, h, rules, sc, SOLO_CHAIN)
+        n = _plain_chains(out, n, rules, sc, SOLO_CHAIN)
     if sc.kinds & (1 << PAIR_CHAIN):
-        n = _chains(out, n, h, rules, sc, PAIR_CHAIN)
+        n = _plain_chains(out, n, rules, sc, PAIR_CHAIN)
     if sc.kinds & (1 << TRIO_CHAIN):
-        n = _chains(out, n, h, rules, sc, TRIO_CHAIN)
-    if sc.kinds & (1 << PLANE_SOLO):
-        n = _chains(out, n, h, rules, sc, PLANE_SOLO)
-    if sc.kinds & (1 << PLANE_PAIR):
-        n = _chains(out, n, h, rules, sc, PLANE_PAIR)
+        n = _plain_chains(out, n, rules, sc, TRIO_CHAIN)
+    for kind in (PLANE_SOLO, PLANE_PAIR):
+        if sc.kinds & (1 << kind):
+            n = _chains(out, n, h, rules, sc, kind)
     if sc.kinds & (1 << QUAD_CHAIN):
-        n = _chains(out, n, h, rules, sc, QUAD_CHAIN)
-    if sc.kinds & (1 << CARRIER):
-        n = _chains(out, n, h, rules, sc, CARRIER)
-    if sc.kinds & (1 << SPACESHIP):
-        n = _chains(out, n, h, rules, sc, SPACESHIP)
+        n = _plain_chains(out, n, rules, sc, QUAD_CHAIN)
+    for kind in (CARRIER, SPACESHIP):
+        if sc.kinds & (1 << kind):
+            n = _chains(out, n, h, rules, sc, kind)
     if q[5] < NO_BOMBS:
         n = _bombs(out, n, h, rules, sc.want_size, q[5])
     return n
