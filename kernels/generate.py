@@ -384,16 +384,24 @@ def _plain_chains(out, n, rules, sc, kind):
     return n
 
 
+@inline_leaf
+def _winged_chains(out, n, h, rules, sc, kind):
+    """The chains of ``kind`` with what they carry (``_chains``); most hands have none,
+    and then no call is made."""
+    chain, starts = _chain_starts(rules, sc, kind)
+    return _chains(out, n, h, rules, sc, kind, chain, starts) if starts else n
+
+
 @leaf
-def _chains(out, n, h, rules, sc, kind):
+def _chains(out, n, h, rules, sc, kind, chain, starts):
     """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) with what they
-    carry: wings, a carrier's trios, a spaceship's trio chain. By start, then length."""
+    carry: wings, a carrier's trios, a spaceship's trio chain, from the ranks ``starts`` of
+    the ranks ``chain`` (``_chain_starts``). By start, then length."""
     width = KINDS[kind, K_CORE]
     group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
     per = link_size(kind)
     ship = kind == SPACESHIP
     above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
-    chain, starts = _chain_starts(rules, sc, kind)
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
@@ -574,7 +582,7 @@ def emit(h, rules, q, out):
                 n = _kickers(out, n, core, sc.ones & ~(1 << t), 1, TRIO_SOLO, t)
             if pair1:
                 n = _kickers(out, n, core, sc.pairs & ~(1 << t), 2, TRIO_PAIR, t)
-    if sc.kinds & FOURS_KINDS:
+    if sc.kinds & FOURS_KINDS and sc.fours & sc.up:
         n = _fours(out, n, h, rules, sc)
     # Chains in kind order: those that carry nothing with their kind a literal (each compiled
     # on its own), the others with one ``_chains``.
@@ -586,12 +594,13 @@ def emit(h, rules, q, out):
         n = _plain_chains(out, n, rules, sc, TRIO_CHAIN)
     for kind in (PLANE_SOLO, PLANE_PAIR):
         if sc.kinds & (1 << kind):
-            n = _chains(out, n, h, rules, sc, kind)
+            n = _winged_chains(out, n, h, rules, sc, kind)
     if sc.kinds & (1 << QUAD_CHAIN):
         n = _plain_chains(out, n, rules, sc, QUAD_CHAIN)
     for kind in (CARRIER, SPACESHIP):
         if sc.kinds & (1 << kind):
-            n = _chains(out, n, h, rules, sc, kind)
-    if q[5] < NO_BOMBS:
-        n = _bombs(out, n, h, rules, sc.want_size, q[5])
+            n = _winged_chains(out, n, h, rules, sc, kind)
+    if q[5] < NO_BOMBS and (sc.ones & JOKERS or rules[R_BOMB_MIN] > 0
+                            and _ge(h, rules[R_BOMB_MIN]) & NON_JOKERS):
+        n = _bombs(out, n, h, rules, sc.want_size, q[5])    # (none without either)
     return n
