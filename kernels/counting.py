@@ -22,6 +22,7 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
+    inline_leaf,
     JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
     chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
     lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
@@ -105,7 +106,7 @@ def binomial(n, k):
     return _BINOMIALS[n, k]
 
 
-@kernel
+@inline_leaf
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
     """Chains with no attachments. Leading (``above`` < 0): by the maximal runs, a run of
     ``run`` ranks holding run + 1 - length chains of each length. Otherwise ``starts``
@@ -341,9 +342,21 @@ def _bomb_count(h, rules, want_size, above_power):
         _joker_bombs(h, rules, want_size, above_power)
 
 
-@leaf
-def count_moves(h, rules, q):
-    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
+@inline_leaf
+def _plain_chains(rules, sc, chain_ranks, kind):
+    """The chains of ``kind``, one that carries nothing, when ``sc`` asks for them (inlined
+    with ``kind`` a constant: its link's size and the divisions by it are constants)."""
+    if sc.kinds & (1 << kind) == 0:
+        return 0
+    return _chain_count(held(sc, KINDS[kind, K_CORE]) & chain_ranks, link_size(kind),
+                        rules[KINDS[kind, K_CHAIN_MIN]], sc.want_len, sc.want_size,
+                        sc.above, sc.max_move)
+
+
+@inline_leaf
+def count_moves_inline(h, rules, q):
+    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any
+    (inlined into its caller: leads, ``moves.count_leading``)."""
     h = np.uint64(h)
     sc = scan(h, rules, q)
     n1, n2, n3, n4 = popcount(sc.ones), popcount(sc.twos), popcount(sc.trios), \
@@ -371,11 +384,10 @@ def count_moves(h, rules, q):
         if wanted(sc, DRESS, 1):
             n += f_up * (n3 - 1) * (n4 - 2)
     chain_ranks = span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
-    for kind in (SOLO_CHAIN, PAIR_CHAIN, TRIO_CHAIN, QUAD_CHAIN):
-        if sc.kinds & (1 << kind):
-            n += _chain_count(held(sc, KINDS[kind, K_CORE]) & chain_ranks, link_size(kind),
-                              rules[KINDS[kind, K_CHAIN_MIN]], sc.want_len, sc.want_size,
-                              sc.above, sc.max_move)
+    n += _plain_chains(rules, sc, chain_ranks, SOLO_CHAIN) + \
+        _plain_chains(rules, sc, chain_ranks, PAIR_CHAIN) + \
+        _plain_chains(rules, sc, chain_ranks, TRIO_CHAIN) + \
+        _plain_chains(rules, sc, chain_ranks, QUAD_CHAIN)
     # Chains with wings: two adjacent trios (quads) on chain ranks at least (min_len >= 2).
     t_chain = sc.trios & chain_ranks
     if t_chain & (t_chain >> 1):
@@ -395,6 +407,12 @@ def count_moves(h, rules, q):
         else:
             n += _bomb_count(h, rules, sc.want_size, q[5])
     return n
+
+
+@leaf
+def count_moves(h, rules, q):
+    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
+    return count_moves_inline(h, rules, q)
 
 
 @kernel

@@ -10,20 +10,27 @@ walked as bit masks (bit r: rank r), so the loops visit only ranks that can take
 from collections import namedtuple
 
 import numpy as np
+from numba import njit
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
-    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CHAIN_KINDS, COUNT_BITS, COUNT_MASK, DRESS,
-    FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL,
-    JOKER_BOMBS_ANY, JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS,
-    PAIR, PASS, PLANE_SOLO, QUAD, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
-    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
-    R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_WING_TRIO, ROCKET, SMALL_JOKER,
-    SOLO, SPACESHIP, TRIO, TRIO_PAIR, TRIO_SOLO, WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
+    BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
+    FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
+    JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS, PAIR, PAIR_CHAIN,
+    PASS, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN,
+    R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
+    R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_WING_TRIO, ROCKET,
+    SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.records_out import put_record, room
+
+# A small helper inlined into its caller by Numba (typed there: a literal argument is a
+# constant to LLVM), saving a call that passes ~30 words on the stack; ``emit``'s calls
+# cost about 8 ns each on this project's machine. Its options belong in ``jit.py``.
+inline_leaf = njit(cache=True, _nrt=False, inline="always")
 
 ANY = -1             # kind filter: every kind
 NO_KIND = PASS       # kind filter: no kind but bombs
@@ -219,6 +226,16 @@ def _same_rank(out, n, mask, kind, copies):
     return n
 
 
+@leaf
+def _kickers(out, n, core, mask, copies, kind, rank):
+    """``core`` with ``copies`` cards of each rank in ``mask`` in turn (a trio's kicker)."""
+    while mask:
+        k = lowest_bit(mask)
+        mask &= mask - 1
+        n = _put(out, n, core + unit(k, copies), kind, rank, 1)
+    return n
+
+
 @kernel
 def _trio_forbidden(r, lo, hi, rules):
     """Whether exactly three wing cards of rank r are barred next to the chain lo..hi."""
@@ -300,6 +317,19 @@ def run_from(chain, s):
 
 
 @kernel
+def _run_starts(chain, k):
+    """The ranks of mask ``chain`` that start a run of at least ``k`` ranks (by doubling:
+    a few steps, not a loop of ``k`` that LLVM would vectorise)."""
+    starts = chain
+    have = 1
+    while have < k:
+        step = min(have, k - have)
+        starts &= starts >> step
+        have += step
+    return starts
+
+
+@kernel
 def chain_lengths(run, s, per, min_len, want_len, want_size, above, max_move):
     """The chain lengths from start ``s`` along a run of ``run`` ranks that pass the
     filters, as (lowest, highest): at least ``min_len``, at most ``max_move`` cards of
@@ -326,25 +356,56 @@ def _spread_run(s, k):
     return (_NIBBLE_ONES >> np.uint64(64 - COUNT_BITS * k)) << np.uint64(COUNT_BITS * s)
 
 
-@leaf
-def _chains(out, n, h, rules, sc, kind):
-    """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) and what they
-    carry: wings, a carrier's trios, a spaceship's trio chain. By start, then length."""
+@kernel
+def _chain_starts(rules, sc, kind):
+    """The ranks held ``K_CORE`` times of ``kind`` on the chain ranks, and those that start a
+    run of the least length of ``kind``."""
+    chain = held(sc, KINDS[kind, K_CORE]) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
+    return chain, _run_starts(chain, rules[KINDS[kind, K_CHAIN_MIN]])
+
+
+@inline_leaf
+def _plain_chains(out, n, rules, sc, kind):
+    """The chains of ``kind`` that carry nothing (solo, pair, trio, quad chains; ``kind`` a
+    literal, so that each is compiled on its own). By start, then length."""
     width = KINDS[kind, K_CORE]
-    group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
-    per = link_size(kind)
-    min_len = rules[KINDS[kind, K_CHAIN_MIN]]
-    chain = held(sc, width) & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
-    ship = kind == SPACESHIP
-    above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
-    starts = chain                                 # the starts of a run of min_len
-    for j in range(1, min_len):
-        starts &= chain >> j
+    chain, starts = _chain_starts(rules, sc, kind)
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
-        lo, hi = chain_lengths(run_from(chain, s), s, per, min_len, sc.want_len,
-                               sc.want_size, above, sc.max_move)
+        lo, hi = chain_lengths(run_from(chain, s), s, width, rules[KINDS[kind, K_CHAIN_MIN]],
+                               sc.want_len, sc.want_size, sc.above, sc.max_move)
+        core = _spread_run(s, lo - 1) * np.uint64(width)
+        for length in range(lo, hi + 1):
+            top = s + length - 1
+            core += unit(top, width)
+            n = _put(out, n, core, kind, top, length)
+    return n
+
+
+@inline_leaf
+def _winged_chains(out, n, h, rules, sc, kind):
+    """The chains of ``kind`` with what they carry (``_chains``); most hands have none,
+    and then no call is made."""
+    chain, starts = _chain_starts(rules, sc, kind)
+    return _chains(out, n, h, rules, sc, kind, chain, starts) if starts else n
+
+
+@leaf
+def _chains(out, n, h, rules, sc, kind, chain, starts):
+    """The chains of ``kind`` (``layout.KINDS``: cards a link, least length) with what they
+    carry: wings, a carrier's trios, a spaceship's trio chain, from the ranks ``starts`` of
+    the ranks ``chain`` (``_chain_starts``). By start, then length."""
+    width = KINDS[kind, K_CORE]
+    group = KINDS[kind, K_KICKERS]    # a plane or carrier's wing group per link
+    per = link_size(kind)
+    ship = kind == SPACESHIP
+    above = sc.above - 1 if ship else sc.above     # a spaceship may tie the quad chain
+    while starts:
+        s = lowest_bit(starts)
+        starts &= starts - 1
+        lo, hi = chain_lengths(run_from(chain, s), s, per, rules[KINDS[kind, K_CHAIN_MIN]],
+                               sc.want_len, sc.want_size, above, sc.max_move)
         core = _spread_run(s, lo - 1) * np.uint64(width)
         for length in range(lo, hi + 1):
             top = s + length - 1
@@ -353,12 +414,10 @@ def _chains(out, n, h, rules, sc, kind):
                 n = _spaceship(out, n, rules, sc, core, s, top)
             elif kind == PLANE_SOLO:
                 n = _plane_solo(out, n, h, rules, sc, core, s, top)
-            elif group > 0:        # a pair (trio) of each of ``length`` ranks off the chain
+            else:                  # a pair (trio) of each of ``length`` ranks off the chain
                 cand = (sc.pairs if group == 2 else sc.trios) & ~span(s, top)
                 n = _wings(out, n, (core, kind, top, length), _spread(cand), cand, group,
                            False, 0)
-            else:
-                n = _put(out, n, core, kind, top, length)
     return n
 
 
@@ -519,22 +578,28 @@ def emit(h, rules, q, out):
             m &= m - 1
             core = unit(t, 3)
             if solo1:
-                mk = sc.ones & ~(1 << t)
-                while mk:
-                    k = lowest_bit(mk)
-                    mk &= mk - 1
-                    n = _put(out, n, core + unit(k, 1), TRIO_SOLO, t, 1)
+                n = _kickers(out, n, core, sc.ones & ~(1 << t), 1, TRIO_SOLO, t)
             if pair1:
-                mk = sc.pairs & ~(1 << t)
-                while mk:
-                    k = lowest_bit(mk)
-                    mk &= mk - 1
-                    n = _put(out, n, core + unit(k, 2), TRIO_PAIR, t, 1)
-    if sc.kinds & FOURS_KINDS:
+                n = _kickers(out, n, core, sc.pairs & ~(1 << t), 2, TRIO_PAIR, t)
+    if sc.kinds & FOURS_KINDS and sc.fours & sc.up:
         n = _fours(out, n, h, rules, sc)
-    for kind in CHAIN_KINDS:
+    # Chains in kind order: those that carry nothing with their kind a literal (each compiled
+    # on its own), the others with one ``_chains``.
+    if sc.kinds & (1 << SOLO_CHAIN):
+        n = _plain_chains(out, n, rules, sc, SOLO_CHAIN)
+    if sc.kinds & (1 << PAIR_CHAIN):
+        n = _plain_chains(out, n, rules, sc, PAIR_CHAIN)
+    if sc.kinds & (1 << TRIO_CHAIN):
+        n = _plain_chains(out, n, rules, sc, TRIO_CHAIN)
+    for kind in (PLANE_SOLO, PLANE_PAIR):
         if sc.kinds & (1 << kind):
-            n = _chains(out, n, h, rules, sc, kind)
-    if q[5] < NO_BOMBS:
-        n = _bombs(out, n, h, rules, sc.want_size, q[5])
+            n = _winged_chains(out, n, h, rules, sc, kind)
+    if sc.kinds & (1 << QUAD_CHAIN):
+        n = _plain_chains(out, n, rules, sc, QUAD_CHAIN)
+    for kind in (CARRIER, SPACESHIP):
+        if sc.kinds & (1 << kind):
+            n = _winged_chains(out, n, h, rules, sc, kind)
+    if q[5] < NO_BOMBS and (sc.ones & JOKERS or rules[R_BOMB_MIN] > 0
+                            and _ge(h, rules[R_BOMB_MIN]) & NON_JOKERS):
+        n = _bombs(out, n, h, rules, sc.want_size, q[5])    # (none without either)
     return n
