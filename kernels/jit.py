@@ -21,9 +21,11 @@ allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
 from numba import njit
 
 kernel = njit(cache=True)
+inline_kernel = njit(cache=True, inline="always")
 uncached_kernel = njit(_nrt=True)
 parallel_kernel = njit(cache=True, parallel=True, _nrt=True)
 leaf = njit(cache=True, _nrt=False)
+inline_leaf = njit(cache=True, _nrt=False, inline="always")
 nrt_kernel = njit(cache=True, _nrt=True)
 # Entry points that run long (the solver): they release the GIL, so that a Python timer
 # thread can ask them to stop (they poll a flag array).

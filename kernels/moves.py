@@ -12,7 +12,7 @@ from fastdou.kernels.generate import (
     ANY, FOURS_KINDS, NO_KIND, _bombs, _chains, _fours, _same_rank, bomb_power, bomb_query,
     emit, is_bomb_kind, lead_query, query, scan, wanted,
 )
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel
+from fastdou.kernels.jit import inline_leaf, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (
     INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, K_CHAIN_MIN, K_CORE, KINDS, N_KINDS, PAIR,
     PASS, QUAD, R_DECK, RANK_2, REC_CARDS, REC_INFO, REC_WIDTH, SOLO, SPACESHIP, TRIO,
@@ -62,18 +62,17 @@ def leading_moves(hand, rules, out):
     return emit(hand, rules, lead_query(), out)
 
 
-@leaf
+@inline_leaf
 def actions_of_play(hand, last, rules, out):
     """The actions of a seat holding ``hand`` in play: the pass record ``[0, 0]`` first when
     there is a ``last`` move to answer, then :func:`responses`. Returns how many there are,
     writing as many as fit."""
     if kind_of(last[REC_INFO]) == PASS:
         return leading_moves(hand, rules, out)
-    if out.shape[0] == 0:
-        return 1 + _answers(hand, last, rules, out)
-    out[0, 0] = 0
-    out[0, 1] = 0
-    return 1 + _answers(hand, last, rules, out[1:])
+    if out.shape[0] > 0:
+        out[0, 0] = 0
+        out[0, 1] = 0
+    return 1 + _answers(hand, last, rules, out[1:])    # out[1:] of an empty out is empty
 
 
 @leaf
@@ -88,7 +87,7 @@ def responses(hand, last, rules, out):
     return _answers(hand, last, rules, out)
 
 
-@leaf
+@inline_leaf
 def _answers(hand, last, rules, out):
     """:func:`emit` of :func:`response_query` for a ``last`` that is not a pass, running only
     the generator that query reaches: the moves of ``last``'s kind, then the bombs (emit's
@@ -102,12 +101,19 @@ def _answers(hand, last, rules, out):
     if kind >= N_KINDS:                 # not a move: emit's filters decide
         return emit(h, rules, q, out)
     n = 0
-    if kind <= TRIO or kind == QUAD:    # SOLO, PAIR, TRIO or QUAD of ranks above last's
+    if kind == SOLO:                    # of ranks above last's (each branch scans anew:
+        sc = scan(h, rules, q)          # the masks it does not read are never computed)
+        if wanted(sc, SOLO, 1):
+            n = _same_rank(out, 0, sc.solos & sc.up, SOLO, 1)
+    elif kind == PAIR:
+        sc = scan(h, rules, q)
+        if wanted(sc, PAIR, 1):
+            n = _same_rank(out, 0, sc.pairs & sc.up, PAIR, 2)
+    elif kind == TRIO or kind == QUAD:
         sc = scan(h, rules, q)
         if wanted(sc, kind, 1):
-            mask = sc.solos if kind == SOLO else sc.pairs if kind == PAIR else \
-                sc.trios if kind == TRIO else sc.fours
-            n = _same_rank(out, 0, mask & sc.up, kind, KINDS[kind, K_CORE])
+            n = _same_rank(out, 0, (sc.trios if kind == TRIO else sc.fours) & sc.up, kind,
+                           KINDS[kind, K_CORE])
     elif (1 << kind) & FOURS_KINDS:
         sc = scan(h, rules, q)
         if sc.kinds & FOURS_KINDS:
@@ -121,7 +127,7 @@ def _answers(hand, last, rules, out):
     return _bombs(out, n, h, rules, 0, q[5])
 
 
-@leaf
+@inline_leaf
 def response_query(last, rules):
     """The ``emit`` filters of the moves beating record ``last`` (every move: a PASS)."""
     info = last[REC_INFO]

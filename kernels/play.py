@@ -18,7 +18,7 @@ from numba import prange, types
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, legal_actions, new_deck_buffer, new_state, start
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
+from fastdou.kernels.jit import inline_leaf, kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -89,7 +89,7 @@ def play_into(state, rules, codes, rng, history, user, buf, scratch):
 _NEED_ROOM = -1   # _play_on stopped before a seat with more actions than its buffer holds
 
 
-@leaf
+@inline_leaf
 def choose(code, state, actions, n, rng, user):
     """The index that policy ``code`` (RANDOM, GREEDY, else the user's ``user``) picks among
     ``actions[:n]``, and the random state after it."""
