@@ -155,6 +155,13 @@ def _store(state, rules, result, scores):
         scores[s] = state[G_SCORES + s]
 
 
+@leaf
+def _start_in(state, rules, seed, index, scratch):
+    """``engine.start`` on the caller's deck buffer, compiled without reference counting:
+    the deal's calls passed their arrays with atomic count updates (several a deal)."""
+    start(state, rules, seed, index, scratch)
+
+
 @nrt_kernel
 def _dealt(rules, seed, index):
     """A new state holding deal ``index`` of ``seed``."""
@@ -178,7 +185,7 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user):
         buf = new_actions()
         scratch = new_deck_buffer()
         for k in range(b * n // blocks, (b + 1) * n // blocks):
-            start(state, rules, seed, first + k, scratch)
+            _start_in(state, rules, seed, first + k, scratch)
             error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),
                                    no_rows, user, buf, scratch)
             errors[k] = error
