@@ -18,10 +18,14 @@ import numpy as np
 
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
+from fastdou.kernels import totals as KT
 
 Z95 = 1.959963984540054
 _COL = {name: j for j, name in enumerate(P.RESULT_NAMES)}
-_SQUARE_SAFE = 3_000_000_000          # |score units| below this square within int64
+_TOTAL_COLS = np.array([_COL[name] for name in (
+    "winner", "landlord", "team", "multiplier", "bombs", "rockets", "spring", "plays",
+    "redeals", "bid")], np.int64)                  # kernels.totals.chunk_totals' cols
+_SQUARE_SAFE = KT.SQUARE_SAFE          # |score units| below this square within int64
 
 
 def wilson(k: int, n: int, z: float = Z95):
@@ -44,6 +48,16 @@ def _sum_squares(a: np.ndarray) -> int:
         lo = int((sq & np.uint64(0xFFFFFFFF)).sum(dtype=np.uint64))
         return (hi << 32) + lo
     return sum(int(x) ** 2 for x in a.tolist())          # huge scores: rare, exact
+
+
+def _exact_squares(res, scores, players):
+    """The sums of squared scores per side and per seat (``Totals``), for chunks holding a
+    score too large for ``kernels.totals``: ([landlord side, others], [seat...])."""
+    decided = res[:, _COL["winner"]] != S.SIDE_VOID
+    in_team = ((res[:, _COL["team"], None] >> np.arange(players)) & 1 == 1) & decided[:, None]
+    farmer = ~in_team & decided[:, None]
+    return ([_sum_squares(scores[in_team]), _sum_squares(scores[farmer])],
+            [_sum_squares(scores[:, s]) for s in range(players)])
 
 
 def _score_stats(total: int, squares: int, n: int, unit: int = S.SCORE_UNIT) -> dict:
@@ -202,49 +216,60 @@ class Totals:
 
     def add(self, res: np.ndarray, scores: np.ndarray) -> None:
         """Add one chunk: ``res`` (deals x RESULT_FIELDS) and ``scores`` (deals x seats), in
-        the kernel's int64 codes and score units."""
-        f = {name: res[:, j] for name, j in _COL.items()}
-        decided = f["winner"] != S.SIDE_VOID
-        won = f["winner"] == S.SIDE_LANDLORD
-        self.n += len(res)
-        self.void += int((~decided).sum())
-        self.wins += int(won.sum())
-        self.mult += int(f["multiplier"][decided].sum())
-        self.bombs += int(f["bombs"].sum())
-        self.rockets += int(f["rockets"].sum())
-        self.spring += int((f["spring"] == S.SPRUNG_SPRING).sum())
-        self.anti += int((f["spring"] == S.SPRUNG_ANTI).sum())
-        self.plays += int(f["plays"].sum())
-        self.redeals += int(f["redeals"].sum())
+        the kernel's int64 codes and score units (one compiled pass, ``kernels.totals``)."""
+        res = np.ascontiguousarray(res, np.int64)
+        scores = np.ascontiguousarray(scores, np.int64)
         players = self.players
-        in_team = ((f["team"][:, None] >> np.arange(players)) & 1 == 1) & decided[:, None]
-        farmer = ~in_team & decided[:, None]
-        for k, mask in enumerate((in_team, farmer)):
-            self.side[k] += int(scores[mask].sum())
-            self.side2[k] += _sum_squares(scores[mask])
-            self.side_seats[k] += int(mask.sum())
-        lord_won = won[:, None] & in_team
-        farmer_won = (f["winner"] == S.SIDE_FARMERS)[:, None] & farmer
-        landlord = f["landlord"][decided]
+        if scores.shape != (len(res), players):
+            raise ValueError(f"scores of shape {scores.shape} for {len(res)} deals of "
+                             f"{players} seats")
+        spec = [(_COL["bomb_sizes"], S.BOMB_SIZE_BITS * (int(name[6:]) - 1))
+                if name.startswith("bombs_") else (_COL[name], -1)
+                for name in self.features if name != "spring"]
+        counts = np.zeros(KT.N_COUNTS, np.int64)
+        sides = np.zeros((2, 4), np.int64)
+        seats = np.zeros((players, KT.N_SEAT_FIELDS), np.int64)
+        feature = np.zeros((len(spec), 2), np.int64)
+        bids = np.zeros(KT.N_BIDS, np.int64)
+        flags = KT.chunk_totals(res, scores, _TOTAL_COLS, np.array(spec, np.int64).reshape(-1, 2),
+                                counts, sides, seats, feature, bids)
+        c = [int(x) for x in counts]
+        self.n += len(res)
+        self.void += c[KT.T_VOID]
+        self.wins += c[KT.T_WINS]
+        self.mult += c[KT.T_MULT]
+        self.bombs += c[KT.T_BOMBS]
+        self.rockets += c[KT.T_ROCKETS]
+        self.spring += c[KT.T_SPRING]
+        self.anti += c[KT.T_ANTI]
+        self.plays += c[KT.T_PLAYS]
+        self.redeals += c[KT.T_REDEALS]
+        squares = _exact_squares(res, scores, players) if flags & KT.BIG_SCORE else None
+        for k in range(2):
+            self.side[k] += int(sides[k, KT.S_SCORE])
+            self.side2[k] += squares[0][k] if squares else \
+                (int(sides[k, KT.S_SQ_HI]) << 32) + int(sides[k, KT.S_SQ_LO])
+            self.side_seats[k] += int(sides[k, KT.S_SEATS])
         for s in range(players):
-            self.seats[s] += int(scores[:, s].sum())
-            self.seats2[s] += _sum_squares(scores[:, s])
-            self.landlord[s] += int((landlord == s).sum())
-            self.lord[s] += int(in_team[:, s].sum())
-            self.lord_wins[s] += int(lord_won[:, s].sum())
-            self.farmer[s] += int(farmer[:, s].sum())
-            self.farmer_wins[s] += int(farmer_won[:, s].sum())
-        for name in self.features:
-            if name == "spring":
-                continue
-            if name.startswith("bombs_"):
-                col = (f["bomb_sizes"] >> (S.BOMB_SIZE_BITS * (int(name[6:]) - 1))) \
-                    & ((1 << S.BOMB_SIZE_BITS) - 1)
-            else:
-                col = f[name]
-            self.feature[name][0] += int(col.sum())
-            self.feature[name][1] += int((col > 0).sum())
-        for b, c in zip(*np.unique(f["bid"][decided], return_counts=True)):
+            row = [int(x) for x in seats[s]]
+            self.seats[s] += row[KT.P_SCORE]
+            self.seats2[s] += squares[1][s] if squares else \
+                (row[KT.P_SQ_HI] << 32) + row[KT.P_SQ_LO]
+            self.landlord[s] += row[KT.P_LANDLORD]
+            self.lord[s] += row[KT.P_LORD]
+            self.lord_wins[s] += row[KT.P_LORD_WINS]
+            self.farmer[s] += row[KT.P_FARMER]
+            self.farmer_wins[s] += row[KT.P_FARMER_WINS]
+        names = [name for name in self.features if name != "spring"]
+        for name, (total, any_) in zip(names, feature.tolist()):
+            self.feature[name][0] += total
+            self.feature[name][1] += any_
+        if flags & KT.ODD_BID:
+            decided = res[:, _COL["winner"]] != S.SIDE_VOID
+            count = zip(*np.unique(res[decided, _COL["bid"]], return_counts=True))
+        else:
+            count = ((b, c) for b, c in enumerate(bids.tolist()) if c)
+        for b, c in count:
             self.bids[int(b)] = self.bids.get(int(b), 0) + int(c)
 
     def merge(self, other: "Totals") -> "Totals":

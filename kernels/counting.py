@@ -22,12 +22,11 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    inline_leaf,
     JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
     chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
     lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
 )
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
     INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,

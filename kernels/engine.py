@@ -15,7 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from fastdou.kernels.deal import mix64, next_below, stream
-from fastdou.kernels.jit import VOID_OVERLOAD, kernel, nrt_kernel
+from fastdou.kernels.jit import VOID_OVERLOAD, inline_kernel, kernel, nrt_kernel
 from fastdou.kernels.layout import (
     BIDDING_CALL, BIDDING_CALL_GRAB, BIDDING_MARKED, BIDDING_MODES, BIDDING_SCORE_ONCE, BOMB,
     M_BIDS,
@@ -333,7 +333,7 @@ def _bid_values(state, rules, out):
     return n
 
 
-@kernel
+@inline_kernel
 def legal_actions(state, rules, out):
     """The actions of the player to act, as records in ``out``; returns how many there are
     (writing only as many as fit). Play phase: the pass first unless leading, then the
@@ -351,7 +351,7 @@ def legal_actions(state, rules, out):
     return actions_of_play(hand, last, rules, out)
 
 
-@kernel
+@inline_kernel
 def apply(state, rules, action, scratch=None):
     """Play ``action`` (a record) for the player to act. Unchecked: pass only legal actions.
     ``scratch``: the deck buffer a redeal shuffles in (see :func:`deal`)."""
@@ -480,7 +480,7 @@ def _double(state, rules, v):
             _begin_play(state, rules)
 
 
-@kernel
+@inline_kernel
 def _play(state, rules, cards, info):
     players = rules[R_PLAYERS]
     p = state[G_PLAYER]

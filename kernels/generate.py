@@ -10,7 +10,6 @@ walked as bit masks (bit r: rank r), so the loops visit only ranks that can take
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.layout import (
@@ -23,14 +22,9 @@ from fastdou.kernels.layout import (
     SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
     WING_TRIO_ANYWHERE, WING_TRIO_NEVER,
 )
-from fastdou.kernels.jit import kernel, leaf
+from fastdou.kernels.jit import inline_kernel, inline_leaf, kernel, leaf
 from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.records_out import put_record, room
-
-# A small helper inlined into its caller by Numba (typed there: a literal argument is a
-# constant to LLVM), saving a call that passes ~30 words on the stack; ``emit``'s calls
-# cost about 8 ns each on this project's machine. Its options belong in ``jit.py``.
-inline_leaf = njit(cache=True, _nrt=False, inline="always")
 
 ANY = -1             # kind filter: every kind
 NO_KIND = PASS       # kind filter: no kind but bombs
@@ -49,27 +43,27 @@ Scan = namedtuple("Scan", ("kinds", "max_move", "want_len", "want_size", "above"
                            "up", "ones", "twos", "trios", "fours", "pairs", "solos"))
 
 
-@kernel
+@inline_kernel
 def info(kind, rank, length):
     """The info word of a move record."""
     return np.uint64(kind | (rank << INFO_RANK_SHIFT) | (length << INFO_LENGTH_SHIFT))
 
 
-@kernel
+@inline_kernel
 def link_size(kind):
     """Cards of each core rank of ``kind`` with its attachments: the size of a move of a kind
     that is not a chain, of one link of a chain (``layout.KINDS``)."""
     return KINDS[kind, K_CORE] + KINDS[kind, K_KICKERS]
 
 
-@leaf
+@inline_leaf
 def _put(out, n, cards, kind, rank, length):
     if n < room(out):
         put_record(out, n, cards, info(kind, rank, length))
     return n + 1
 
 
-@kernel
+@inline_kernel
 def _nib(w, r):
     return (w >> np.uint64(COUNT_BITS * r)) & np.uint64(COUNT_MASK)
 
@@ -118,7 +112,7 @@ _NIBBLE_ONES = np.uint64(0x1111111111111111)
 _NIBBLE_TOPS = np.uint64(0x8888888888888888)
 
 
-@kernel
+@inline_kernel
 def _ge(h, k):
     """Mask of the ranks of which ``h`` holds at least ``k`` (1..8) cards.
 
@@ -133,12 +127,12 @@ def _ge(h, k):
     return np.int64(x) & RANKS
 
 
-@kernel
+@inline_kernel
 def _size_ok(s, want_size, max_move):
     return s <= max_move and (want_size == 0 or s == want_size)
 
 
-@kernel
+@inline_kernel
 def wanted(sc, kind, length):
     """Whether ``sc`` asks for moves of ``kind`` of chain ``length`` (enabled, and of the
     size wanted)."""
@@ -356,7 +350,7 @@ def _spread_run(s, k):
     return (_NIBBLE_ONES >> np.uint64(64 - COUNT_BITS * k)) << np.uint64(COUNT_BITS * s)
 
 
-@kernel
+@inline_kernel
 def _chain_starts(rules, sc, kind):
     """The ranks held ``K_CORE`` times of ``kind`` on the chain ranks, and those that start a
     run of the least length of ``kind``."""
@@ -389,6 +383,17 @@ def _winged_chains(out, n, h, rules, sc, kind):
     and then no call is made."""
     chain, starts = _chain_starts(rules, sc, kind)
     return _chains(out, n, h, rules, sc, kind, chain, starts) if starts else n
+
+
+_WINGED_CHAINS = (1 << PLANE_SOLO) | (1 << PLANE_PAIR) | (1 << CARRIER) | (1 << SPACESHIP)
+
+
+@leaf
+def chains_of(out, n, h, rules, sc, kind):
+    """The chains of one chain ``kind`` given at run time, as ``emit`` makes them."""
+    if (1 << kind) & _WINGED_CHAINS:
+        return _winged_chains(out, n, h, rules, sc, kind)
+    return _plain_chains(out, n, rules, sc, kind)
 
 
 @leaf
@@ -518,7 +523,7 @@ def _fours(out, n, h, rules, sc):
     return n
 
 
-@kernel
+@inline_kernel
 def query(want_kind, want_len, want_size, above, above2, above_power):
     """The filters of :func:`emit` as one tuple of int64 (one compiled ``emit`` for all).
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from fastdou.kernels.jit import kernel, nrt_kernel
+from fastdou.kernels.jit import inline_kernel, kernel, nrt_kernel
 from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, N_RANKS
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -15,7 +15,7 @@ def count(packed, rank):
     return np.int64((np.uint64(packed) >> np.uint64(COUNT_BITS * rank)) & np.uint64(COUNT_MASK))
 
 
-@kernel
+@inline_kernel
 def unit(rank, copies):
     """The packed multiset holding ``copies`` cards of ``rank``."""
     return np.uint64(copies) << np.uint64(COUNT_BITS * rank)

@@ -18,7 +18,7 @@ from numba import prange, types
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, legal_actions, new_deck_buffer, new_state, start
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
+from fastdou.kernels.jit import inline_leaf, kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -89,7 +89,7 @@ def play_into(state, rules, codes, rng, history, user, buf, scratch):
 _NEED_ROOM = -1   # _play_on stopped before a seat with more actions than its buffer holds
 
 
-@leaf
+@inline_leaf
 def choose(code, state, actions, n, rng, user):
     """The index that policy ``code`` (RANDOM, GREEDY, else the user's ``user``) picks among
     ``actions[:n]``, and the random state after it."""
@@ -155,6 +155,13 @@ def _store(state, rules, result, scores):
         scores[s] = state[G_SCORES + s]
 
 
+@leaf
+def _start_in(state, rules, seed, index, scratch):
+    """``engine.start`` on the caller's deck buffer, compiled without reference counting:
+    the deal's calls passed their arrays with atomic count updates (several a deal)."""
+    start(state, rules, seed, index, scratch)
+
+
 @nrt_kernel
 def _dealt(rules, seed, index):
     """A new state holding deal ``index`` of ``seed``."""
@@ -178,7 +185,7 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user):
         buf = new_actions()
         scratch = new_deck_buffer()
         for k in range(b * n // blocks, (b + 1) * n // blocks):
-            start(state, rules, seed, first + k, scratch)
+            _start_in(state, rules, seed, first + k, scratch)
             error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),
                                    no_rows, user, buf, scratch)
             errors[k] = error

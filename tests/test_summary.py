@@ -139,3 +139,40 @@ def test_json_keys_are_stable(capsys):
                                   "bombs_8"}
     assert fastdou.rules(**{"name": d["rules"]}) == \
         fastdou.table.rules_from_json(d["rules_fields"])
+
+
+def test_totals_exact_with_huge_scores_and_odd_bids():
+    """The compiled pass (kernels.totals) and its fallbacks give the exact integer sums."""
+    from fastdou.kernels import play as P
+    from fastdou.summary import Totals
+    r = fastdou.rules("classic")
+    per = fastdou.simulate(2000, r, "random", seed=3, per_deal=True).per_deal
+    res = np.stack([per[n] for n in P.RESULT_NAMES], axis=1).astype(np.int64)
+    units = np.rint(per["scores"] * S.SCORE_UNIT).astype(np.int64)
+    col = {n: j for j, n in enumerate(P.RESULT_NAMES)}
+    for big, odd in ((False, False), (True, False), (False, True), (True, True)):
+        rs, sc = res.copy(), units.copy()
+        if big:
+            sc[5] = [-4 * 10 ** 12, 2 * 10 ** 12, 2 * 10 ** 12]
+            rs[7, col["winner"]] = S.SIDE_VOID
+            sc[7] = [3 * 10 ** 9, -3 * 10 ** 9, 0]
+        if odd:
+            rs[9, col["bid"]] = 100
+        t = Totals(r.players, ("bombs", "rockets"))
+        t.add(rs[:1500], sc[:1500])
+        t.add(rs[1500:], sc[1500:])
+        decided = rs[:, col["winner"]] != S.SIDE_VOID
+        team = ((rs[:, col["team"], None] >> np.arange(3)) & 1 == 1) & decided[:, None]
+        farmer = ~team & decided[:, None]
+        squares = lambda a: sum(int(x) ** 2 for x in a.ravel())   # noqa: E731
+        assert t.side == [int(sc[team].sum()), int(sc[farmer].sum())]
+        assert t.side2 == [squares(sc[team]), squares(sc[farmer])]
+        assert t.seats2 == [squares(sc[:, s]) for s in range(3)]
+        assert t.seats == sc.sum(axis=0).tolist()
+        assert t.lord == team.sum(axis=0).tolist()
+        assert t.void == int((~decided).sum())
+        bids, counts = np.unique(rs[decided, col["bid"]], return_counts=True)
+        assert t.bids == dict(zip(bids.tolist(), counts.tolist()))
+        assert list(t.bids) == sorted(t.bids)
+        assert t.feature["bombs"] == [int(rs[:, col["bombs"]].sum()),
+                                      int((rs[:, col["bombs"]] > 0).sum())]
