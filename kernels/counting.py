@@ -107,12 +107,10 @@ def binomial(n, k):
 
 @inline_leaf
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
-    """Chains with no attachments. Leading (``above`` < 0): by the maximal runs, a run of
-    ``run`` ranks holding run + 1 - length chains of each length. Otherwise ``starts``
-    holds the ranks that start a run of ``length`` ranks of ``chain``: its bits whose top
-    s + length - 1 is above ``above`` are the chains of that length, from the shortest
-    length wanted, in a number of steps set by the rules alone (so branches predict
-    well)."""
+    """Chains with no attachments. ``starts`` holds the ranks that start a run of
+    ``length`` ranks of ``chain``: its bits (leading), or those whose top s + length - 1 is
+    above ``above``, are the chains of that length, from the shortest length wanted, in a
+    number of steps set by the rules alone (so branches predict well)."""
     lo = min_len
     hi = N_RANKS
     if want_len != 0:
@@ -126,17 +124,11 @@ def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
     starts = chain
     for j in range(1, lo):
         starts &= chain >> j
-    if above < 0:
+    if above < 0:              # leading: every length, in steps set by the rules alone
         n = 0
-        hi = min(hi, max_move // per)
-        runs = starts & ~(chain << 1)      # the maximal runs of at least lo ranks
-        while runs:
-            s = lowest_bit(runs)
-            runs &= runs - 1
-            run = run_from(chain, s)
-            top = min(run, hi)
-            if top >= lo:          # the sum over lo..top of run + 1 - length
-                n += (top - lo + 1) * (run + 1) - (top * (top + 1) - (lo - 1) * lo) // 2
+        for length in range(lo, min(hi, max_move // per) + 1):
+            n += popcount(starts)
+            starts &= chain >> length
         return n
     n = 0
     length = lo
@@ -352,10 +344,9 @@ def _plain_chains(rules, sc, chain_ranks, kind):
                         sc.above, sc.max_move)
 
 
-@inline_leaf
-def count_moves_inline(h, rules, q):
-    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any
-    (inlined into its caller: leads, ``moves.count_leading``)."""
+@leaf
+def count_moves(h, rules, q):
+    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
     h = np.uint64(h)
     sc = scan(h, rules, q)
     n1, n2, n3, n4 = popcount(sc.ones), popcount(sc.twos), popcount(sc.trios), \
@@ -406,12 +397,6 @@ def count_moves_inline(h, rules, q):
         else:
             n += _bomb_count(h, rules, sc.want_size, q[5])
     return n
-
-
-@leaf
-def count_moves(h, rules, q):
-    """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
-    return count_moves_inline(h, rules, q)
 
 
 @kernel

@@ -7,7 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.counting import count_answers, count_moves_inline, quiet_call
+from fastdou.kernels.counting import count_answers, count_moves, quiet_call
 from fastdou.kernels.generate import (
     ANY, FOURS_KINDS, NO_KIND, _bombs, _fours, _same_rank, bomb_power, bomb_query,
     chains_of, emit, is_bomb_kind, lead_query, query, scan, wanted,
@@ -146,7 +146,7 @@ def response_query(last, rules):
 def count_leading(hand, rules):
     """Number of moves ``hand`` may lead, without building them (closed forms, see
     ``counting``)."""
-    return count_moves_inline(hand, rules, lead_query())
+    return count_moves(hand, rules, lead_query())
 
 
 @leaf
