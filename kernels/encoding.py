@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import literally, types
 from numba.extending import intrinsic
 
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel
+from fastdou.kernels.jit import leaf, nrt_kernel
 from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
                                     R_KITTY, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID,
                                     R_PLAYERS)
