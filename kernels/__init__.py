@@ -77,9 +77,10 @@ Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` ar
 """
 
 from fastdou.kernels.batch import count_batch, generate_batch
+from fastdou.kernels.counting import count_leading
 from fastdou.kernels.generate import bomb_power, bomb_query, emit, lead_query, query
 from fastdou.kernels.moves import (
-    beats, count_leading, count_responses, first_invalid, is_bomb, kind_of, leading_moves,
+    beats, count_responses, first_invalid, is_bomb, kind_of, leading_moves,
     length_of, new_moves, rank_of, readings, responses,
 )
 from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpack, unpack_rows

@@ -6,10 +6,13 @@ masks (popcounts and binomials), a chain's from shifted masks (the ranks that st
 run of each length), a plane's solo wings from a small generating-function product (the
 kicker rules as its coefficients). Only bombs and spaceships walk their (few) candidates.
 
-:func:`count_answers` is its twin for a response (``moves.count_responses``): every bomb,
-and the one kind and chain length of the last move above its rank, from only the masks
-that kind needs. A response has 2-3 moves, so the fixed costs decide: the usual bombs are
-counted inline, and the call into it is a :func:`quiet_call`.
+:func:`count_answers` is its twin for a response (``moves.count_responses``, which inlines
+it into the caller): every bomb, and the one kind and chain length of the last move above
+its rank. A response has 2-3 moves, so the fixed costs decide: the usual kinds and the
+usual bombs are counted without a branch on the kind (consecutive positions' kinds vary,
+so such a branch mispredicts), on the packed counts' nibbles, and the rare ones in calls
+that return no status (:func:`quiet_call`), so that the caller keeps no reference counts.
+Leading chains come from one table (:data:`CHAIN_FIELDS`).
 """
 
 from math import comb
@@ -23,12 +26,12 @@ from numba.extending import intrinsic
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
     JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
-    chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
+    chain_lengths, held, joker_bomb_power, lead_query, link_size,
     lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
 )
-from fastdou.kernels.jit import inline_leaf, kernel, leaf
+from fastdou.kernels.jit import inline_kernel, inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
-    BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
+    ACE, BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
     INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
     KINDS, K_BOMB, K_CHAIN_MIN, K_CORE, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR,
     PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
@@ -40,6 +43,9 @@ from fastdou.kernels.packing import count
 
 MAX_WINGS = 27   # the most solo wings a plane can carry (108 cards / 4)
 _PLAIN_KINDS = sum(1 << k for k in range(1, N_KINDS) if KINDS[k, K_BOMB] == 0)   # no bombs
+_KICKER_WAYS = np.zeros(N_KINDS, np.int64)     # count_answers' choices of kickers, by kind
+_KICKER_WAYS[[TRIO_SOLO, TRIO_PAIR, FOUR_TWO_SOLO, FOUR_TWO_PAIR, QUAD_TRIO, DRESS]] = range(1, 7)
+_WINGED = (1 << PLANE_SOLO) | (1 << PLANE_PAIR) | (1 << CARRIER) | (1 << SPACESHIP)
 
 
 @intrinsic
@@ -105,12 +111,38 @@ def binomial(n, k):
     return _BINOMIALS[n, k]
 
 
+def _chain_fields():
+    """The leading chains of every rank mask of the chain ranks (which lie in 3..A: 12
+    bits), as one table: ``CHAIN_FIELDS[m]`` holds, for x = 1..12, the number of chains of
+    at least x links among the runs of ``m`` (a run of r ranks holds r - l + 1 chains of
+    each length l <= r), in the field of ``FIELD_BITS[x]`` bits at ``FIELD_SHIFT[x]``
+    (56 bits in all: the field of x holds at most 1 + 2 + ... + (13 - x)). x = 13: none."""
+    size = ACE + 1
+    bits = [0] + [(c * (c + 1) // 2).bit_length() for c in range(size, 0, -1)] + [0]
+    shift = np.concatenate([[0], np.cumsum(bits[:-1])]).astype(np.uint64)
+    masks = np.arange(1 << size, dtype=np.uint64)
+    starts = masks.copy()
+    per_length = []
+    for length in range(1, size + 1):
+        per_length.append(sum((starts >> np.uint64(b)) & np.uint64(1) for b in range(size)))
+        starts &= masks >> np.uint64(length)
+    table = np.zeros(1 << size, np.uint64)
+    total = np.zeros(1 << size, np.uint64)
+    for x in range(size, 0, -1):
+        total += per_length[x - 1]
+        table |= total << shift[x]
+    return table, shift, np.array([(1 << b) - 1 for b in bits], np.uint64)
+
+
+CHAIN_FIELDS, FIELD_SHIFT, FIELD_MASK = _chain_fields()
+
+
 @inline_leaf
 def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
-    """Chains with no attachments. ``starts`` holds the ranks that start a run of
-    ``length`` ranks of ``chain``: its bits (leading), or those whose top s + length - 1 is
-    above ``above``, are the chains of that length, from the shortest length wanted, in a
-    number of steps set by the rules alone (so branches predict well)."""
+    """Chains with no attachments. Leading: every length from the shortest wanted to the
+    longest allowed, from :data:`CHAIN_FIELDS` (a difference of two fields). Above
+    ``above``: ``starts`` holds the ranks that start a run of ``length`` ranks of
+    ``chain``, those whose top s + length - 1 is above ``above`` are its chains."""
     lo = min_len
     hi = N_RANKS
     if want_len != 0:
@@ -121,15 +153,16 @@ def _chain_count(chain, per, min_len, want_len, want_size, above, max_move):
             return 0
         lo = max(lo, want_size // per)
         hi = min(hi, want_size // per)
+    if above < 0:
+        hi = min(hi, max_move // per, ACE + 1)
+        if lo > hi:
+            return 0
+        row = CHAIN_FIELDS[chain]
+        return np.int64((row >> FIELD_SHIFT[lo]) & FIELD_MASK[lo]) - \
+            np.int64((row >> FIELD_SHIFT[hi + 1]) & FIELD_MASK[hi + 1])
     starts = chain
     for j in range(1, lo):
         starts &= chain >> j
-    if above < 0:              # leading: every length, in steps set by the rules alone
-        n = 0
-        for length in range(lo, min(hi, max_move // per) + 1):
-            n += popcount(starts)
-            starts &= chain >> length
-        return n
     n = 0
     length = lo
     while starts and length <= hi and per * length <= max_move:
@@ -256,12 +289,15 @@ def _spaceships(rules, sc):
 
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
 _NIBBLE_TOPS = np.uint64(0x8888888888888888)
+_NIB_RANKS = np.int64(0x0888888888888888)        # bit 4r + 3 of every rank r
+_NIB_NON_JOKERS = np.int64((1 << (4 * SMALL_JOKER)) - 1) & _NIB_RANKS
+_NIB_JOKERS = _NIB_RANKS ^ _NIB_NON_JOKERS
 _RANK_NIBBLES = np.uint64((1 << (4 * SMALL_JOKER)) - 1)    # the counts of ranks 3..2
 _BYTE_LOWS = np.uint64(0x0F0F0F0F0F0F0F0F)
 _BYTE_ONES = np.uint64(0x0101010101010101)
 
 
-@kernel
+@inline_kernel
 def _sizes_from(h, k):
     """Sum over the ranks 3..2 of max(0, count - k + 1), for 1 <= k <= 8: the rank bombs of
     k cards or more (each size from k up to the count), over the packed counts at once.
@@ -274,6 +310,36 @@ def _sizes_from(h, k):
     v = (z - top + _NIBBLE_ONES) & ((top >> np.uint64(3)) * np.uint64(15)) & _RANK_NIBBLES
     v = (v & _BYTE_LOWS) + ((v >> np.uint64(4)) & _BYTE_LOWS)
     return np.int64((v * _BYTE_ONES) >> np.uint64(56))
+
+
+@inline_kernel
+def _nibs(h, k):
+    """The ranks of packed hand ``h`` held at least ``k`` (1..8) times, as the top bit of
+    their nibbles (bit 4r + 3 for rank r; see ``generate._ge``, which gathers them)."""
+    return np.int64((np.uint64(h) + np.uint64(8 - k) * _NIBBLE_ONES) & _NIBBLE_TOPS) & \
+        _NIB_RANKS
+
+
+@inline_kernel
+def _nib_span(lo, hi):
+    """The ranks lo..hi (lo <= hi) as nibble top bits."""
+    return ((1 << (4 * hi + 4)) - (1 << (4 * lo))) & _NIB_RANKS
+
+
+@inline_kernel
+def _nib_runs(ranks, length):
+    """The ranks (nibble top bits) that start a run of at least ``length`` (>= 1) of
+    ``ranks``: runs of 1, 2, 4 and 8 by doubling shifts, combined by the bits of
+    ``length`` (no branch; none longer than the 15 ranks)."""
+    run = ranks
+    starts = ranks
+    at = 0                   # ranks covered so far
+    for j in range(4):
+        bit = (length >> j) & 1
+        starts &= (run >> (4 * at)) | (bit - 1)
+        at += bit << j
+        run &= run >> (4 << j)
+    return starts & -np.int64(length <= N_RANKS)
 
 
 @leaf
@@ -393,7 +459,7 @@ def count_moves(h, rules, q):
             n += _spaceships(rules, sc)
     if q[5] < NO_BOMBS:
         if q[5] < 0 and sc.want_size == 0 and _bombs_closed(rules):      # every bomb
-            n += _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
+            n += _closed_bombs(h, rules)
         else:
             n += _bomb_count(h, rules, sc.want_size, q[5])
     return n
@@ -465,38 +531,39 @@ def _spaceships_of(fours, trios, length, above, above2):
     return n
 
 
-@kernel
+@inline_kernel
 def _bombs_closed(rules):
     """Whether every bomb of a hand has a closed form under ``rules``: rank bombs of at most
     8 cards (or none) and a joker bomb of every joker, lone jokers or none."""
     bmin = rules[R_BOMB_MIN]
     max_move = rules[R_MAX_MOVE]
-    return rules[R_JOKER_BOMBS] != JOKER_BOMBS_ANY and 2 * rules[R_DECKS] <= max_move and \
-        (bmin <= 0 or bmin <= rules[R_BOMB_MAX] <= min(8, max_move))
+    return (rules[R_JOKER_BOMBS] != JOKER_BOMBS_ANY) & (2 * rules[R_DECKS] <= max_move) & \
+        ((bmin <= 0) | (bmin <= rules[R_BOMB_MAX]) & (rules[R_BOMB_MAX] <= min(8, max_move)))
 
 
-@kernel
+@inline_kernel
 def _rank_sizes(h, bmin, bmax):
     """The rank bombs of ``h`` of bmin..bmax cards (bmax <= 8; none if bmin <= 0), every
     size up to each rank's count."""
     if bmin <= 0:
         return 0
     if bmin == bmax:
-        return popcount(_ge(h, bmin) & NON_JOKERS)
+        return popcount(_nibs(h, bmin) & _NIB_NON_JOKERS)
     return _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
 
 
-@kernel
-def _joker_sizes(h, rules):
-    """The joker bombs of ``h`` when they are one of every joker, or lone jokers."""
+@inline_kernel
+def _closed_bombs(h, rules):
+    """The bombs of ``h`` when :func:`_bombs_closed`: its rank bombs of bmin..bmax cards
+    (every size up to each rank's count; none if bmin <= 0), and its joker bombs (one of
+    every joker, or each lone joker)."""
     d = rules[R_DECKS]
-    small = count(h, SMALL_JOKER)
-    big = count(h, BIG_JOKER)
-    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_ALL:
-        return np.int64((small >= d) & (big >= d))
-    if rules[R_JOKER_BOMBS] == JOKER_BOMBS_LONE:
-        return np.int64(small >= 1) + np.int64(big >= 1)
-    return 0
+    jb = rules[R_JOKER_BOMBS]
+    jokers = _nibs(h, 1) & _NIB_JOKERS
+    every = np.int64(_nibs(h, d) & _NIB_JOKERS == _NIB_JOKERS)
+    return _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + \
+        every * np.int64(jb == JOKER_BOMBS_ALL) + \
+        popcount(jokers) * np.int64(jb == JOKER_BOMBS_LONE)
 
 
 @leaf
@@ -507,83 +574,96 @@ def count_bombs(h, rules, above_power):
 
 
 @leaf
+def count_leading(hand, rules):
+    """Number of moves ``hand`` may lead, without building them (:func:`count_moves`)."""
+    return count_moves(hand, rules, lead_query())
+
+
+@leaf
+def _count_bombs_above(h, rules, cards, kind, rank):
+    """The bombs of ``h`` above the bomb of ``cards``, ``kind`` and ``rank``."""
+    return count_bombs(h, rules, bomb_power(cards, kind, rank, rules))
+
+
+@inline_leaf
 def count_answers(h, rules, cards, info, above2):
     """Number of moves of packed hand ``h`` beating the move of packed ``cards`` and info
     word ``info`` (``moves.count_responses``; ``above2``: a spaceship's trio chain top),
     as ``emit`` finds them under ``response_query``.
 
-    A pass: every move (:func:`count_moves`). A bomb: the bombs above it. Otherwise every
-    bomb and the moves of that kind and chain length above its rank, reading only the
-    masks that kind needs: a popcount, a product, binomials, the runs of a chain.
+    A pass: every move (:func:`count_leading`). A bomb: the bombs above it. Otherwise
+    every bomb and the moves of that kind and chain length above its rank: the runs of the
+    ranks held enough times, times the choices of kickers. Inlined (``moves``): every call
+    in it is a :func:`quiet_call`, nothing in it raises.
     """
     h = np.uint64(h)
     kind = np.int64(info & np.uint64(INFO_FIELD_MASK))
     above = np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK))
     length = np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK))
     if kind == PASS:
-        return count_moves(h, rules, lead_query())
-    if is_bomb_kind(kind):
-        return count_bombs(h, rules, bomb_power(cards, kind, above, rules))
+        return quiet_call(count_leading, (h, rules))
+    if kind < N_KINDS and KINDS[kind, K_BOMB] != 0:
+        return quiet_call(_count_bombs_above, (h, rules, cards, kind, above))
     if _bombs_closed(rules):         # every bomb (three small kernels: inline)
-        n = _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + _joker_sizes(h, rules)
+        n = _closed_bombs(h, rules)
     else:
-        n = _bomb_count(h, rules, 0, -1)
-    max_move = rules[R_MAX_MOVE]
+        n = quiet_call(_bomb_count, (h, rules, np.int64(0), np.int64(-1)))
     if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
         return n
-    per = link_size(kind)
     chain_min = KINDS[kind, K_CHAIN_MIN]
-    if chain_min < 0:      # not a chain: the length is not read
-        if per > max_move:
-            return n
-        up = RANKS & ~span(0, min(above, BIG_JOKER))
-        if kind == SOLO:
-            return n + popcount(_ge(h, 1) & up &
-                                (RANKS if rules[R_JOKER_SOLOS] else NON_JOKERS))
-        if kind == PAIR:
-            return n + popcount(_ge(h, 2) & up &
-                                (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
-        if kind == TRIO or kind == TRIO_SOLO or kind == TRIO_PAIR:
-            t_up = popcount(_ge(h, 3) & NON_JOKERS & up)
-            if kind == TRIO:
-                return n + t_up
-            if kind == TRIO_SOLO:
-                return n + t_up * (popcount(_ge(h, 1)) - 1)
-            return n + t_up * (popcount(_ge(h, 2) & (RANKS if rules[R_JOKER_PAIRS]
-                                                     else NON_JOKERS)) - 1)
-        f_up = popcount(_ge(h, 4) & NON_JOKERS & up)
-        if kind == QUAD or f_up == 0:
-            return n + f_up
-        if kind == FOUR_TWO_SOLO:
-            ones = _ge(h, 1)
-            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and ones & JOKERS == JOKERS else 0
-            return n + f_up * ((popcount(_ge(h, 2)) - 1) + binomial(popcount(ones) - 1, 2)
-                               - rocket)
-        n_pairs = popcount(_ge(h, 2) & (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
-        if kind == FOUR_TWO_PAIR:
-            return n + f_up * binomial(n_pairs - 1, 2)
-        n_trios = popcount(_ge(h, 3) & NON_JOKERS)
-        if kind == QUAD_TRIO:
-            return n + f_up * (n_trios - 1)
-        if kind == DRESS:
-            return n + f_up * (n_trios - 1) * (n_pairs - 2)
+    if (1 << kind) & _WINGED or (chain_min >= 0 and length <= 0):
+        return n + quiet_call(_winged_answers, (h, rules, kind, above, length, above2))
+    # Every other kind in one pass without branches (the kinds of consecutive positions
+    # vary, so a branch per kind mispredicts), on the packed counts' nibbles: the ranks held
+    # ``width`` times that start a chain of ``links`` (1 for a kind that is no chain)
+    # topping above ``above``, each with every choice of its kickers.
+    is_chain = np.int64(chain_min >= 0)
+    links = 1 + is_chain * (length - 1)
+    if link_size(kind) * links > rules[R_MAX_MOVE] or links < rules[max(chain_min, 0)] * \
+            is_chain:
         return n
+    jokers = np.int64((kind == SOLO) & (rules[R_JOKER_SOLOS] != 0) |
+                      (kind == PAIR) & (rules[R_JOKER_PAIRS] != 0))
+    pair_ranks = _NIB_NON_JOKERS | (_NIB_JOKERS & -np.int64(rules[R_JOKER_PAIRS] != 0))
+    ranks = (_nib_span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]) & -is_chain) | \
+        ((_NIB_NON_JOKERS | (_NIB_JOKERS & -jokers)) & (is_chain - 1))
+    starts = _nib_runs(_nibs(h, KINDS[kind, K_CORE]) & ranks, links)
+    cut = 4 * min(max(above - links + 2, 0), N_RANKS)        # the lowest start above
+    ways = _stack_poly()      # the choices of kickers of each kind, by _KICKER_WAYS
+    n1 = popcount(_nibs(h, 1))
+    n2 = popcount(_nibs(h, 2))
+    n_pairs = popcount(_nibs(h, 2) & pair_ranks)
+    n_trios = popcount(_nibs(h, 3) & _NIB_NON_JOKERS)
+    rocket = np.int64(rules[R_ROCKET_KICKERS] == 0) & \
+        np.int64(_nibs(h, 1) & _NIB_JOKERS == _NIB_JOKERS)
+    ways[0] = 1
+    ways[1] = n1 - 1                                          # trio + solo
+    ways[2] = n_pairs - 1                                     # trio + pair
+    ways[3] = (n2 - 1) + ((n1 - 1) * (n1 - 2) >> 1) - rocket   # four + two solos
+    ways[4] = (n_pairs - 1) * (n_pairs - 2) >> 1              # four + two pairs
+    ways[5] = n_trios - 1                                     # four + trio
+    ways[6] = (n_trios - 1) * (n_pairs - 2)                   # four + trio + pair
+    return n + popcount((starts >> cut) << cut) * ways[_KICKER_WAYS[kind]]
+
+
+@leaf
+def _winged_answers(h, rules, kind, above, length, above2):
+    """The answers of ``count_answers`` to a chain with wings (or a chain of no length),
+    bombs aside."""
     if length <= 0:
-        return count_moves(h, rules, query(kind, length, 0, above, above2, -1))
-    if length < rules[chain_min] or per * length > max_move:
-        return n
+        return count_moves(h, rules, query(kind, length, 0, above, above2, NO_BOMBS))
+    if length < rules[KINDS[kind, K_CHAIN_MIN]] or link_size(kind) * length > \
+            rules[R_MAX_MOVE]:
+        return 0
     chain_ranks = span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     width = KINDS[kind, K_CORE]       # the ranks held ``width`` times (``generate.held``)
-    chain = _ge(h, width) & chain_ranks & (NON_JOKERS if width >= 3 else RANKS)
+    chain = _ge(h, width) & chain_ranks
     if kind == SPACESHIP:
-        return n + _spaceships_of(chain, _ge(h, 3) & NON_JOKERS & chain_ranks, length, above,
-                                  above2)
+        return _spaceships_of(chain, _ge(h, 3) & chain_ranks, length, above, above2)
     starts = _above(_runs(chain, length), above - length + 2)    # tops above ``above``
     if kind == PLANE_SOLO:
-        return n + _solo_winged_starts(h, rules, starts, length)
+        return _solo_winged_starts(h, rules, starts, length)
     if kind == PLANE_PAIR:
-        return n + _winged_starts(starts, length, _ge(h, 2) &
-                                  (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
-    if kind == CARRIER:
-        return n + _winged_starts(starts, length, _ge(h, 3) & NON_JOKERS)
-    return n + popcount(starts)      # solo, pair, trio, quad chains
+        return _winged_starts(starts, length, _ge(h, 2) &
+                              (RANKS if rules[R_JOKER_PAIRS] else NON_JOKERS))
+    return _winged_starts(starts, length, _ge(h, 3) & NON_JOKERS)      # carriers

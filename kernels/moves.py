@@ -7,7 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.counting import count_answers, count_moves, quiet_call
+from fastdou.kernels.counting import count_answers, quiet_call
 from fastdou.kernels.generate import (
     ANY, FOURS_KINDS, NO_KIND, _bombs, _fours, _same_rank, bomb_power, bomb_query,
     chains_of, emit, is_bomb_kind, lead_query, query, scan, wanted,
@@ -142,14 +142,7 @@ def response_query(last, rules):
     return query(kind, length, 0, rank, rank2, -1)
 
 
-@leaf
-def count_leading(hand, rules):
-    """Number of moves ``hand`` may lead, without building them (closed forms, see
-    ``counting``)."""
-    return count_moves(hand, rules, lead_query())
-
-
-@leaf
+@inline_leaf
 def count_responses(hand, last, rules):
     """Number of moves of ``hand`` that beat ``last``, without building them: the one kind
     to count, in closed form (``counting.count_answers``)."""
@@ -158,7 +151,7 @@ def count_responses(hand, last, rules):
     above2 = -1
     if kind_of(info) == SPACESHIP:
         above2 = quiet_call(_trio_top, (cards, rank_of(info), length_of(info)))
-    return quiet_call(count_answers, (np.uint64(hand), rules, cards, info, above2))
+    return count_answers(np.uint64(hand), rules, cards, info, above2)
 
 
 @leaf
