@@ -78,9 +78,9 @@ def test_batch_against_the_loop(classic_leads):
 
 
 def test_batch_two_threads_against_one(classic_leads):
-    """Both batches on 2 threads against 1 (target 1.8x, gate 1.62x). Measured: fresh
-    1.90-2.04x; into a reused buffer 1.69-1.78x, whose second thread first counts the
-    first thread's hands (about 1.76x at most, see ``kernels/batch.COUNT_COST``)."""
+    """Both batches on 2 threads against 1 (target 1.8x, gate 1.62x). Into a reused buffer
+    the second thread first counts the hands before its part that the first thread has not
+    generated yet (at most about 1.84x, see ``kernels/batch.COUNT_COST``)."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     rules = fastdou.rules("classic").array

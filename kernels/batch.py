@@ -5,9 +5,9 @@ forms of ``counting`` (a fraction of the cost of generating them), sums the coun
 offsets, then every hand writes its moves straight into its slice of one exact array.
 Moves are written as a stream (``records_out``: non-temporal stores, which do not read
 the lines they fill first).
-Into a buffer the caller reuses, on one or two threads, the first part of the hands is
-generated one after another with no count at all, and the second part from the count of
-the first (made by the second thread while the first generates). Each hand's moves depend
+Into a buffer the caller reuses, on one or two threads, the hands are generated one after
+another with no count at all; on two, the second thread starts its part from a count of
+the hands before it that the first has not generated yet (``COUNT_COST``). Each hand's moves depend
 on that hand alone, so results never depend on threads.
 """
 
@@ -70,10 +70,13 @@ def batch_offsets(hands, lasts, rules, offsets):
     return offsets[n]
 
 
-# Counting a hand costs about this fraction of generating it (classic 20-card leads: 4.1x
-# faster, 2026-12-01): the second thread's part is shorter by that much of the first's, to
-# finish together (so two threads give at most 1 / (1 - 1 / (2 - COUNT_COST)), 1.76x).
-COUNT_COST = 0.24
+# Counting a hand costs about this fraction of generating it (classic 20-card leads: 5.2x
+# faster, 2026-12-02). On two threads, the first generates the hands before ``a`` while the
+# second counts those from ``a`` to ``s``; then the first generates a..s-1 and the second
+# s..n-1. Both phases are balanced when a = c s / (1 + c) and n - s = s - a, so two threads
+# give 2 - c / (1 + c) (1.84x) at most: the second counts only what the first has not yet
+# generated when it starts its own part.
+COUNT_COST = 0.19
 
 
 @leaf
@@ -97,12 +100,21 @@ def _count_range(hands, lasts, rules, lo, hi):
 
 
 @parallel_kernel
-def _stream_parts(hands, lasts, rules, moves, offsets, bounds, ends):
-    """Part p (hands ``bounds[p]..bounds[p+1]-1``) starts where the hands before it end:
-    part 0 at 0, the next after counting the hands before it."""
-    for p in prange(bounds.shape[0] - 1):
-        base = _count_range(hands, lasts, rules, 0, bounds[p])
-        ends[p] = _stream(hands, lasts, rules, moves, offsets, bounds[p], bounds[p + 1], base)
+def _stream_two(hands, lasts, rules, moves, offsets, a, s, ends):
+    """Two threads in two phases (see ``COUNT_COST``): hands 0..a-1 streamed and a..s-1
+    counted, then a..s-1 and s..n-1 streamed, each part from where the hands before it
+    end."""
+    n = hands.shape[0]
+    for p in prange(2):
+        if p == 0:
+            ends[0] = _stream(hands, lasts, rules, moves, offsets, 0, a, 0)
+        else:
+            ends[1] = _count_range(hands, lasts, rules, a, s)
+    for p in prange(2):
+        if p == 0:
+            ends[2] = _stream(hands, lasts, rules, moves, offsets, a, s, ends[0])
+        else:
+            ends[3] = _stream(hands, lasts, rules, moves, offsets, s, n, ends[0] + ends[1])
     return ends
 
 
@@ -131,13 +143,13 @@ def generate_batch_into(hands, lasts, rules, moves, offsets, threads):
         if total <= moves.shape[0]:
             _fill(hands, lasts, rules, offsets, moves)
         return total
-    bounds = np.zeros(threads + 1, np.int64)
-    bounds[threads] = n
-    if threads == 2:
-        bounds[1] = np.int64(n / (2.0 - COUNT_COST))
-    ends = np.zeros(threads, np.int64)
-    _stream_parts(hands, lasts, rules, moves, offsets, bounds, ends)
-    return ends[threads - 1]
+    if threads == 1:
+        return _stream(hands, lasts, rules, moves, offsets, 0, n, 0)
+    ends = np.zeros(4, np.int64)
+    share = COUNT_COST / (1.0 + COUNT_COST)
+    s = min(np.int64(n / (2.0 - share)), n)
+    _stream_two(hands, lasts, rules, moves, offsets, np.int64(share * s), s, ends)
+    return ends[3]
 
 
 @nrt_kernel

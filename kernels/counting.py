@@ -230,7 +230,7 @@ def _plane_solos(h, rules, sc, poly):
     MAX_WINGS + 1 int64)."""
     chain = sc.trios & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n = 0
-    starts = chain
+    starts = _runs(chain, rules[R_TRIO_CHAIN_MIN])     # the starts of a chain
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
@@ -248,7 +248,7 @@ def _winged_chains(rules, sc, kind, links, wings):
     distinct ranks of ``wings`` off the chain: planes with pairs, carriers."""
     chain = links & span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n = 0
-    starts = chain
+    starts = _runs(chain, rules[KINDS[kind, K_CHAIN_MIN]])
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
@@ -267,7 +267,7 @@ def _spaceships(rules, sc):
     hi_rank = rules[R_CHAIN_HIGH]
     chain = sc.fours & span(lo_rank, hi_rank)
     n = 0
-    starts = chain
+    starts = _runs(chain, rules[R_QUAD_CHAIN_MIN])
     while starts:
         s = lowest_bit(starts)
         starts &= starts - 1
