@@ -36,8 +36,9 @@ from fastdou.kernels.layout import (
     KINDS, K_BOMB, K_CHAIN_MIN, K_CORE, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR,
     PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
     R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS,
-    R_MAX_MOVE, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, SMALL_JOKER, SOLO,
-    SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    R_MAX_MOVE, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, R_WING_TRIO, SMALL_JOKER,
+    SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_NEVER,
+    WING_TRIO_NOT_ADJACENT,
 )
 from fastdou.kernels.packing import count
 
@@ -187,11 +188,28 @@ def _wing_cap(h, rules, r, s, t, k, bomb_wings):
     return cap, False
 
 
+def _wing_products():
+    """``WING_PRODUCTS[b2, b3, m]``: the coefficient of x^m in (1 + x + x^2)^b2 (1 + x + x^2
+    + x^3)^b3, for 0 <= b2, b3 <= 15 ranks and m <= MAX_WINGS."""
+    powers = [[np.zeros(MAX_WINGS + 1, np.int64) for _ in range(N_RANKS + 1)] for _ in (2, 3)]
+    for c, row in zip((2, 3), powers):
+        row[0][0] = 1
+        for b in range(1, N_RANKS + 1):
+            row[b] = np.convolve(row[b - 1], np.ones(c + 1, np.int64))[:MAX_WINGS + 1]
+    return np.array([[np.convolve(p2, p3)[:MAX_WINGS + 1] for p3 in powers[1]]
+                     for p2 in powers[0]])
+
+
+WING_PRODUCTS = _wing_products()
+
+
 @leaf
 def _solo_wings(h, rules, s, t, k, m1, m2, poly):
     """Number of ways to pick the ``k`` solo wings of the trio chain s..t (``_plane_solo``'s
     caps and bans): the coefficient of x^k in the product, over the ranks outside the
-    chain, of the allowed counts' polynomials."""
+    chain, of the allowed counts' polynomials. Without bombs as wings every cap is 1, 2 or
+    3 (2 for a trio barred next to the chain), so the product is a binomial times a
+    :data:`WING_PRODUCTS` entry per power; with them, one rank at a time."""
     bomb_wings = rules[R_BOMB_WINGS] != 0
     cand = m1 & ~span(s, t)
     jokers = cand & JOKERS
@@ -199,20 +217,35 @@ def _solo_wings(h, rules, s, t, k, m1, m2, poly):
         cand ^= JOKERS     # (1 + ... small) + (1 + ... big) - 1: never both
     else:
         jokers = 0
-    ones = popcount(cand & ~m2)    # ranks held once: (1 + x) each
-    for j in range(k + 1):
-        poly[j] = binomial(ones, j)
-    m = cand & m2
-    while m:
-        r = lowest_bit(m)
-        m &= m - 1
-        cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
-        for j in range(k, 0, -1):     # poly *= 1 + x + ... + x^cap (less x^3 if bad)
+    if not bomb_wings:
+        mode = rules[R_WING_TRIO]
+        barred = RANKS if mode == WING_TRIO_NEVER else 0
+        if mode == WING_TRIO_NOT_ADJACENT:
+            barred = span(max(s - 1, rules[R_CHAIN_LOW]), s - 1) | \
+                span(t + 1, min(t + 1, rules[R_CHAIN_HIGH]))
+        b3 = popcount(cand & _ge(h, 3) & ~barred) if k >= 3 else 0
+        b2 = popcount(cand & m2) - b3 if k >= 2 else 0
+        b1 = popcount(cand) - b2 - b3
+        for j in range(k + 1):
             acc = 0
-            for i in range(1, min(cap, j) + 1):
-                if not (bad and i == 3):
-                    acc += poly[j - i]
-            poly[j] += acc
+            for i in range(j + 1):
+                acc += binomial(b1, j - i) * WING_PRODUCTS[b2, b3, i]
+            poly[j] = acc
+    else:
+        ones = popcount(cand & ~m2)    # ranks held once: (1 + x) each
+        for j in range(k + 1):
+            poly[j] = binomial(ones, j)
+        m = cand & m2
+        while m:
+            r = lowest_bit(m)
+            m &= m - 1
+            cap, bad = _wing_cap(h, rules, r, s, t, k, bomb_wings)
+            for j in range(k, 0, -1):     # poly *= 1 + x + ... + x^cap (less x^3 if bad)
+                acc = 0
+                for i in range(1, min(cap, j) + 1):
+                    if not (bad and i == 3):
+                        acc += poly[j - i]
+                poly[j] += acc
     if jokers == 0:
         return poly[k]
     n = 0
