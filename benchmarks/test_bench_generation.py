@@ -27,6 +27,7 @@ from loops import count_lead_all, lead_all, respond_all
 OUT = K.new_moves(1 << 20)
 NOISE = 0.9          # gates at 90% of each target
 COUNT_GATE = 3 * NOISE      # counting against generating
+REPEAT = 9                  # best of: the two-thread figures need both cores free
 
 
 @njit(cache=True)
@@ -49,9 +50,10 @@ def batch_rates(hands, rules, threads):
     total = lead_all(hands, rules, OUT)
     buf = K.new_moves(total)
     numba.set_num_threads(threads)
-    t_loop, _ = best_time(lead_all, hands, rules, OUT)
-    t_batch, (moves, _) = best_time(fresh_batch, hands, lasts, rules)
-    t_into, n = best_time(generate_batch_into, hands, lasts, rules, buf, offsets, threads)
+    t_loop, _ = best_time(lead_all, hands, rules, OUT, repeat=REPEAT)
+    t_batch, (moves, _) = best_time(fresh_batch, hands, lasts, rules, repeat=REPEAT)
+    t_into, n = best_time(generate_batch_into, hands, lasts, rules, buf, offsets, threads,
+                          repeat=REPEAT)
     assert len(moves) == n == total
     return t_loop, t_batch, t_into
 
@@ -80,7 +82,7 @@ def test_batch_against_the_loop(classic_leads):
 def test_batch_two_threads_against_one(classic_leads):
     """Both batches on 2 threads against 1 (target 1.8x, gate 1.62x). Into a reused buffer
     the second thread first counts the hands before its part that the first thread has not
-    generated yet (at most about 1.84x, see ``kernels/batch.COUNT_COST``)."""
+    generated yet (at most about 1.85x, see ``kernels/batch.COUNT_COST``)."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     rules = fastdou.rules("classic").array
