@@ -26,7 +26,7 @@ from numba.extending import intrinsic
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
     JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
-    chain_lengths, held, joker_bomb_power, lead_query, link_size,
+    chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
     lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
 )
 from fastdou.kernels.jit import inline_kernel, inline_leaf, kernel, leaf
@@ -635,9 +635,9 @@ def count_answers(h, rules, cards, info, above2):
     length = np.int64((info >> np.uint64(INFO_LENGTH_SHIFT)) & np.uint64(INFO_FIELD_MASK))
     if kind == PASS:
         return quiet_call(count_leading, (h, rules))
-    if kind < N_KINDS and KINDS[kind, K_BOMB] != 0:
+    if is_bomb_kind(kind):
         return quiet_call(_count_bombs_above, (h, rules, cards, kind, above))
-    if _bombs_closed(rules):         # every bomb (three small kernels: inline)
+    if _bombs_closed(rules):         # every bomb
         n = _closed_bombs(h, rules)
     else:
         n = quiet_call(_bomb_count, (h, rules, np.int64(0), np.int64(-1)))

@@ -68,7 +68,7 @@ def _nib(w, r):
     return (w >> np.uint64(COUNT_BITS * r)) & np.uint64(COUNT_MASK)
 
 
-@kernel
+@inline_kernel
 def is_bomb_kind(kind):
     """Whether ``kind`` is a bomb's (``layout.KINDS``): it beats every non-bomb."""
     return 0 <= kind < N_KINDS and KINDS[kind, K_BOMB] != 0
