@@ -25,9 +25,9 @@ from numba.extending import intrinsic
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    JOKERS, NO_BOMBS, NON_JOKERS, RANKS, _ge, _size_ok, _trio_forbidden, bomb_power,
-    chain_lengths, held, is_bomb_kind, joker_bomb_power, lead_query, link_size,
-    lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
+    _NIBBLE_ONES, _NIBBLE_TOPS, JOKERS, NO_BOMBS, NON_JOKERS, RANKS, TOP_RANKS, _ge, _size_ok,
+    _trio_forbidden, bomb_power, chain_lengths, ge_tops, held, is_bomb_kind, joker_bomb_power,
+    lead_query, link_size, lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
 )
 from fastdou.kernels.jit import inline_kernel, inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
@@ -320,11 +320,8 @@ def _spaceships(rules, sc):
     return n
 
 
-_NIBBLE_ONES = np.uint64(0x1111111111111111)
-_NIBBLE_TOPS = np.uint64(0x8888888888888888)
-_NIB_RANKS = np.int64(0x0888888888888888)        # bit 4r + 3 of every rank r
-_NIB_NON_JOKERS = np.int64((1 << (4 * SMALL_JOKER)) - 1) & _NIB_RANKS
-_NIB_JOKERS = _NIB_RANKS ^ _NIB_NON_JOKERS
+_NIB_NON_JOKERS = np.int64((1 << (4 * SMALL_JOKER)) - 1) & TOP_RANKS   # ge_tops' bits
+_NIB_JOKERS = TOP_RANKS ^ _NIB_NON_JOKERS
 _RANK_NIBBLES = np.uint64((1 << (4 * SMALL_JOKER)) - 1)    # the counts of ranks 3..2
 _BYTE_LOWS = np.uint64(0x0F0F0F0F0F0F0F0F)
 _BYTE_ONES = np.uint64(0x0101010101010101)
@@ -346,17 +343,9 @@ def _sizes_from(h, k):
 
 
 @inline_kernel
-def _nibs(h, k):
-    """The ranks of packed hand ``h`` held at least ``k`` (1..8) times, as the top bit of
-    their nibbles (bit 4r + 3 for rank r; see ``generate._ge``, which gathers them)."""
-    return np.int64((np.uint64(h) + np.uint64(8 - k) * _NIBBLE_ONES) & _NIBBLE_TOPS) & \
-        _NIB_RANKS
-
-
-@inline_kernel
 def _nib_span(lo, hi):
     """The ranks lo..hi (lo <= hi) as nibble top bits."""
-    return ((1 << (4 * hi + 4)) - (1 << (4 * lo))) & _NIB_RANKS
+    return ((1 << (4 * hi + 4)) - (1 << (4 * lo))) & TOP_RANKS
 
 
 @inline_kernel
@@ -443,6 +432,22 @@ def _plain_chains(rules, sc, chain_ranks, kind):
                         sc.above, sc.max_move)
 
 
+@inline_kernel
+def _kicker_ways(ways, n1, n2, n_pairs, n_trios, rocket):
+    """Write into ``ways`` (by :data:`_KICKER_WAYS`) the choices of kickers of one core rank
+    of each kind, from the numbers of ranks held at least once (``n1``) and twice (``n2``),
+    of pairs and of trios, the core's rank among them; ``rocket``: 1 when both jokers are
+    held but may not be kickers together. Index 0: a kind without kickers. (No table
+    lookups, nothing that branches: each count is at least 1 whenever a core rank is held.)"""
+    ways[0] = 1
+    ways[1] = n1 - 1                                          # trio + solo
+    ways[2] = n_pairs - 1                                     # trio + pair
+    ways[3] = (n2 - 1) + ((n1 - 1) * (n1 - 2) >> 1) - rocket   # four + two solos
+    ways[4] = (n_pairs - 1) * (n_pairs - 2) >> 1              # four + two pairs
+    ways[5] = n_trios - 1                                     # four + trio
+    ways[6] = (n_trios - 1) * (n_pairs - 2)                   # four + trio + pair
+
+
 @leaf
 def count_moves(h, rules, q):
     """Number of moves ``generate.emit(h, rules, q, out)`` finds, without building any."""
@@ -454,24 +459,19 @@ def count_moves(h, rules, q):
     for kind, mask in ((SOLO, sc.solos), (PAIR, sc.pairs), (TRIO, sc.trios), (QUAD, sc.fours)):
         if wanted(sc, kind, 1):
             n += popcount(mask & sc.up)
-    # Trio + a kicker: any other rank (a solo), any other pair.
+    # Trios and fours with kickers: each core rank above times its choices of kickers.
+    ways = _stack_poly()
+    rocket = np.int64(rules[R_ROCKET_KICKERS] == 0) & np.int64(sc.ones & JOKERS == JOKERS)
+    _kicker_ways(ways, n1, n2, n4, n3, rocket)
     t_up = popcount(sc.trios & sc.up)
-    if wanted(sc, TRIO_SOLO, 1):
-        n += t_up * (n1 - 1)
-    if wanted(sc, TRIO_PAIR, 1):
-        n += t_up * (n4 - 1)
-    # Four + kickers, per four of a rank (the four's rank is in every mask above).
+    for kind in (TRIO_SOLO, TRIO_PAIR):
+        if wanted(sc, kind, 1):
+            n += t_up * ways[_KICKER_WAYS[kind]]
     f_up = popcount(sc.fours & sc.up)
     if f_up:
-        if wanted(sc, FOUR_TWO_SOLO, 1):
-            rocket = 1 if rules[R_ROCKET_KICKERS] == 0 and sc.ones & JOKERS == JOKERS else 0
-            n += f_up * ((n2 - 1) + binomial(n1 - 1, 2) - rocket)
-        if wanted(sc, FOUR_TWO_PAIR, 1):
-            n += f_up * binomial(n4 - 1, 2)
-        if wanted(sc, QUAD_TRIO, 1):
-            n += f_up * (n3 - 1)
-        if wanted(sc, DRESS, 1):
-            n += f_up * (n3 - 1) * (n4 - 2)
+        for kind in (FOUR_TWO_SOLO, FOUR_TWO_PAIR, QUAD_TRIO, DRESS):
+            if wanted(sc, kind, 1):
+                n += f_up * ways[_KICKER_WAYS[kind]]
     chain_ranks = span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH])
     n += _plain_chains(rules, sc, chain_ranks, SOLO_CHAIN) + \
         _plain_chains(rules, sc, chain_ranks, PAIR_CHAIN) + \
@@ -581,7 +581,7 @@ def _rank_sizes(h, bmin, bmax):
     if bmin <= 0:
         return 0
     if bmin == bmax:
-        return popcount(_nibs(h, bmin) & _NIB_NON_JOKERS)
+        return popcount(ge_tops(h, bmin) & _NIB_NON_JOKERS)
     return _sizes_from(h, bmin) - (_sizes_from(h, bmax + 1) if bmax < 8 else 0)
 
 
@@ -592,8 +592,8 @@ def _closed_bombs(h, rules):
     every joker, or each lone joker)."""
     d = rules[R_DECKS]
     jb = rules[R_JOKER_BOMBS]
-    jokers = _nibs(h, 1) & _NIB_JOKERS
-    every = np.int64(_nibs(h, d) & _NIB_JOKERS == _NIB_JOKERS)
+    jokers = ge_tops(h, 1) & _NIB_JOKERS
+    every = np.int64(ge_tops(h, d) & _NIB_JOKERS == _NIB_JOKERS)
     return _rank_sizes(h, rules[R_BOMB_MIN], rules[R_BOMB_MAX]) + \
         every * np.int64(jb == JOKER_BOMBS_ALL) + \
         popcount(jokers) * np.int64(jb == JOKER_BOMBS_LONE)
@@ -660,22 +660,14 @@ def count_answers(h, rules, cards, info, above2):
     pair_ranks = _NIB_NON_JOKERS | (_NIB_JOKERS & -np.int64(rules[R_JOKER_PAIRS] != 0))
     ranks = (_nib_span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]) & -is_chain) | \
         ((_NIB_NON_JOKERS | (_NIB_JOKERS & -jokers)) & (is_chain - 1))
-    starts = _nib_runs(_nibs(h, KINDS[kind, K_CORE]) & ranks, links)
+    starts = _nib_runs(ge_tops(h, KINDS[kind, K_CORE]) & ranks, links)
     cut = 4 * min(max(above - links + 2, 0), N_RANKS)        # the lowest start above
-    ways = _stack_poly()      # the choices of kickers of each kind, by _KICKER_WAYS
-    n1 = popcount(_nibs(h, 1))
-    n2 = popcount(_nibs(h, 2))
-    n_pairs = popcount(_nibs(h, 2) & pair_ranks)
-    n_trios = popcount(_nibs(h, 3) & _NIB_NON_JOKERS)
+    ways = _stack_poly()
     rocket = np.int64(rules[R_ROCKET_KICKERS] == 0) & \
-        np.int64(_nibs(h, 1) & _NIB_JOKERS == _NIB_JOKERS)
-    ways[0] = 1
-    ways[1] = n1 - 1                                          # trio + solo
-    ways[2] = n_pairs - 1                                     # trio + pair
-    ways[3] = (n2 - 1) + ((n1 - 1) * (n1 - 2) >> 1) - rocket   # four + two solos
-    ways[4] = (n_pairs - 1) * (n_pairs - 2) >> 1              # four + two pairs
-    ways[5] = n_trios - 1                                     # four + trio
-    ways[6] = (n_trios - 1) * (n_pairs - 2)                   # four + trio + pair
+        np.int64(ge_tops(h, 1) & _NIB_JOKERS == _NIB_JOKERS)
+    _kicker_ways(ways, popcount(ge_tops(h, 1)), popcount(ge_tops(h, 2)),
+                 popcount(ge_tops(h, 2) & pair_ranks),
+                 popcount(ge_tops(h, 3) & _NIB_NON_JOKERS), rocket)
     return n + popcount((starts >> cut) << cut) * ways[_KICKER_WAYS[kind]]
 
 

@@ -110,21 +110,28 @@ def bomb_power(cards, kind, rank, rules):
 
 _NIBBLE_ONES = np.uint64(0x1111111111111111)
 _NIBBLE_TOPS = np.uint64(0x8888888888888888)
+TOP_RANKS = np.int64(0x0888888888888888)        # bit 4r + 3 of every rank r
+
+
+@inline_kernel
+def ge_tops(h, k):
+    """The ranks of packed hand ``h`` held at least ``k`` (1..8) times, as the top bit of
+    their nibbles (bit 4r + 3 for rank r): adding 8 - k to every nibble sets its top bit
+    exactly when the count is at least k (no nibble overflows: counts are at most 8)."""
+    return np.int64((np.uint64(h) + np.uint64(8 - k) * _NIBBLE_ONES) & _NIBBLE_TOPS) & \
+        TOP_RANKS
 
 
 @inline_kernel
 def _ge(h, k):
-    """Mask of the ranks of which ``h`` holds at least ``k`` (1..8) cards.
-
-    Adding 8 - k to every nibble sets its top bit exactly when the count is at least k (no
-    nibble overflows: counts are at most 8); the top bits are then gathered into 15 bits.
-    """
-    x = ((np.uint64(h) + np.uint64(8 - k) * _NIBBLE_ONES) & _NIBBLE_TOPS) >> np.uint64(3)
+    """Mask of the ranks of which ``h`` holds at least ``k`` (1..8) cards: the top bits of
+    :func:`ge_tops` gathered into 15 bits."""
+    x = np.uint64(ge_tops(h, k)) >> np.uint64(3)
     x = (x | (x >> np.uint64(3))) & np.uint64(0x0303030303030303)
     x = (x | (x >> np.uint64(6))) & np.uint64(0x000F000F000F000F)
     x = (x | (x >> np.uint64(12))) & np.uint64(0x000000FF000000FF)
     x = (x | (x >> np.uint64(24))) & np.uint64(0xFFFF)
-    return np.int64(x) & RANKS
+    return np.int64(x)
 
 
 @inline_kernel
