@@ -87,7 +87,7 @@ from corpus import deals, lead_hands, response_positions  # noqa: E402
 from fastdou import cards as C  # noqa: E402
 from fastdou import kernels as K  # noqa: E402
 from fastdou.kernels import layout as L  # noqa: E402
-from loops import lead_all, respond_all  # noqa: E402
+from loops import lead_all, respond_all, spin  # noqa: E402
 
 PROG = "compare.py"
 STANDARD = fastdou.rules("classic")
@@ -367,20 +367,8 @@ def time_openspiel(T, states, repeat, leading):
 # --------------------------------------------------------------------------- games
 
 
-@numba.njit(parallel=True, cache=True)
-def _spin(n):
-    """Arithmetic only, in parallel: what the machine's threads give, without fastdou."""
-    total = 0
-    for i in numba.prange(n):
-        x = 0
-        for j in range(20_000):
-            x += (i * j) % 7
-        total += x
-    return total
-
-
 def thread_figures(deals_, repeat=3):
-    """fastdou's random self-play and :func:`_spin` on 1 and 2 threads, timed in turn
+    """fastdou's random self-play and :func:`spin` on 1 and 2 threads, timed in turn
     ``repeat`` times (so that the machine's other load falls alike on both): the best
     games/s on 2 threads, and each one's 2-thread over 1-thread ratio. A machine whose other
     load leaves one core shows about 1x for both."""
@@ -389,11 +377,11 @@ def thread_figures(deals_, repeat=3):
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            _spin(10)
+            spin(10)
         fastdou.simulate(100, threads=2)
         for _ in range(repeat):
             for threads in (1, 2):
-                for what, fn in (("spin", lambda: _spin(4_000)),
+                for what, fn in (("spin", lambda: spin(4_000)),
                                  ("games", lambda: fastdou.simulate(deals_, threads=threads))):
                     numba.set_num_threads(threads)
                     start = time.perf_counter()

@@ -1,9 +1,12 @@
 """The timed loops: single-threaded ``@njit`` loops over a corpus, calling the public kernels
-exactly as a user's own ``@njit`` code would, plus the same-run baseline."""
+exactly as a user's own ``@njit`` code would, plus the same-run baselines: a copy of the
+records, the ideal two-thread split of a batch, and what the machine's threads give."""
 
-from numba import njit
+import numba
+from numba import njit, prange
 
 from fastdou import kernels as K
+from fastdou.kernels.batch import _stream
 
 
 @njit(cache=True)
@@ -51,3 +54,42 @@ def copy_all(moves, offsets, out):
             out[j, 1] = moves[lo + j, 1]
         total += n
     return total
+
+
+@njit(cache=True, parallel=True)
+def stream_halves(hands, lasts, rules, moves, offsets, mid):
+    """Baseline for ``generate_batch_into`` on two threads: the same streamed generation
+    split at hand ``mid`` whose exact offset ``offsets[mid]`` is already known (from an
+    earlier call), so neither thread counts: what two threads give to this work now."""
+    start = offsets[mid]
+    for p in prange(2):
+        if p == 0:
+            _stream(hands, lasts, rules, moves, offsets, 0, mid, 0)
+        else:
+            _stream(hands, lasts, rules, moves, offsets, mid, hands.shape[0], start)
+    return offsets
+
+
+@njit(cache=True, parallel=True)
+def spin(n):
+    """Arithmetic only, in parallel: what the machine's threads give, without fastdou."""
+    total = 0
+    for i in prange(n):
+        x = 0
+        for j in range(20_000):
+            x += (i * j) % 7
+        total += x
+    return total
+
+
+def on_threads(threads, fn, *args):
+    """A call of ``fn(*args)`` on ``threads`` Numba threads, which then restores the count
+    (for ``conftest.best_times``)."""
+    def call():
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            return fn(*args)
+        finally:
+            numba.set_num_threads(before)
+    return call

@@ -7,13 +7,15 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from functools import partial
 
 import numba
 import pytest
 
 import fastdou
-from conftest import best_time
+from conftest import best_time, best_times
 from fastdou.kernels import play as P
+from loops import on_threads, spin
 
 
 def games_per_s(deals, threads, rules="classic"):
@@ -23,7 +25,10 @@ def games_per_s(deals, threads, rules="classic"):
 
 def test_classic_self_play(benchmark, quick):
     """Random self-play, one thread; gates: the exact plays of the corpus, and 2 threads over
-    1.5x one (the target is 1.8x)."""
+    1 (target 1.8x: printed, met or not) at least 0.8 of what the machine's two threads give
+    to arithmetic (``loops.spin``) in the same turns: this project's shared 2-vCPU hosts
+    have given anywhere from 1.1x to 2.0x within an hour, so a gate on the bare ratio fails
+    at random."""
     deals = 100_000 if quick else 200_000   # large enough that threads start-up is noise
     fastdou.simulate(100, threads=1)
     result = benchmark.pedantic(fastdou.simulate, (deals,), {"threads": 1}, rounds=3,
@@ -33,10 +38,16 @@ def test_classic_self_play(benchmark, quick):
     benchmark.extra_info["games_per_s_1_thread"] = one
     print(f"\nclassic random self-play: {one:,.0f} games/s on 1 thread")
     if numba.config.NUMBA_NUM_THREADS >= 2:
-        two = games_per_s(deals, 2)
-        benchmark.extra_info["games_per_s_2_threads"] = two
-        print(f"2 threads: {two:,.0f} games/s ({two / one:.2f}x)")
-        assert two / one > 1.5
+        fastdou.simulate(100, threads=2)
+        t = best_times({
+            "one": partial(fastdou.simulate, deals, threads=1),
+            "two": partial(fastdou.simulate, deals, threads=2),
+            "spin1": on_threads(1, spin, 4_000), "spin2": on_threads(2, spin, 4_000)}, repeat=3)
+        two, machine = t["one"] / t["two"], t["spin1"] / t["spin2"]
+        benchmark.extra_info["games_per_s_2_threads"] = deals / t["two"]
+        print(f"2 threads: {deals / t['two']:,.0f} games/s ({two:.2f}x; target 1.8x "
+              f"{'met' if two >= 1.8 else 'not met'}; arithmetic {machine:.2f}x)")
+        assert two > 0.8 * machine
 
 
 # Exact plays over deals 0..n-1 of seed 0, random self-play (quick, full): a change here is
