@@ -25,6 +25,7 @@ allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
 (tests/test_refcount_flags.py checks every compiled function against this).
 """
 
+import numba
 from numba import njit
 
 kernel = njit(cache=True)
@@ -42,3 +43,11 @@ parallel_nogil_kernel = njit(cache=True, parallel=True, nogil=True, _nrt=True)
 # only (uncounted), or from either (with the caller's counting, as a ``kernel``).
 LEAF_OVERLOAD = {"cache": True, "_nrt": False}
 VOID_OVERLOAD = {"cache": True}
+
+# Numba starts its thread pool when a parallel kernel is compiled, or loaded from the cache
+# through its own dispatcher; not when a cached kernel that calls one (``generate_batch``,
+# ``fill_batch``, ``generate_batch_into``, or a user's own ``@njit`` code) is loaded from a
+# cache where the parallel kernel was compiled by another process. Its first parallel region
+# then ran with no pool and crashed the interpreter (Numba issues 4807 and 8578;
+# tests/test_cache_order.py). So the pool starts here, once, before any kernel runs (7 ms).
+numba.get_num_threads()
