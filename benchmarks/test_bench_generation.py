@@ -128,6 +128,9 @@ CASES = [("classic", 20), ("classic", 17), ("four_player", 33), ("emperor", 42),
 
 @pytest.mark.parametrize("preset,size", CASES, ids=[f"{p}-{s}" for p, s in CASES])
 def test_counting_leads_against_generating(quick, preset, size):
+    """Target 3x; generating and counting timed in turn (``best_times``): this project's
+    shared host drifts, and timed one block after the other jinling measured 2.5x in one
+    CI run and 3.3x minutes later."""
     rules = fastdou.rules(preset).array
     n = {"classic": 20_000, "jinling": 20_000}.get(preset, 2_000)
     if preset == "jinling":
@@ -138,9 +141,10 @@ def test_counting_leads_against_generating(quick, preset, size):
         hands = lead_hands(n if quick else 10 * n, size, rules=preset)
     count_lead_all(hands[:5], rules)
     lead_all(hands[:5], rules, OUT)
-    t_gen, total = best_time(lead_all, hands, rules, OUT)
-    t_count, counted = best_time(count_lead_all, hands, rules)
-    assert counted == total
+    assert count_lead_all(hands, rules) == lead_all(hands, rules, OUT)
+    t = best_times({"gen": lambda: lead_all(hands, rules, OUT),
+                    "count": lambda: count_lead_all(hands, rules)}, repeat=REPEAT)
+    t_gen, t_count = t["gen"], t["count"]
     ratio = t_gen / t_count
     print(f"\n{preset} leads, {size} cards: counting {len(hands) / t_count / 1e6:.2f} M "
           f"hands/s, generating {len(hands) / t_gen / 1e6:.2f} M: {ratio:.1f}x (target 3x "
@@ -158,9 +162,10 @@ def test_counting_responses_against_generating(quick, preset):
     rules = fastdou.rules(preset).array
     hands, lasts = response_positions(50_000 if quick else 500_000, rules=preset)
     count_respond_all(hands[:5], lasts[:5], rules)
-    t_gen, total = best_time(respond_all, hands, lasts, rules, OUT)
-    t_count, counted = best_time(count_respond_all, hands, lasts, rules)
-    assert counted == total
+    assert count_respond_all(hands, lasts, rules) == respond_all(hands, lasts, rules, OUT)
+    t = best_times({"gen": lambda: respond_all(hands, lasts, rules, OUT),
+                    "count": lambda: count_respond_all(hands, lasts, rules)}, repeat=REPEAT)
+    t_gen, t_count = t["gen"], t["count"]
     ratio = t_gen / t_count
     print(f"\n{preset} responses: counting {len(hands) / t_count / 1e6:.2f} M positions/s, "
           f"generating {len(hands) / t_gen / 1e6:.2f} M: {ratio:.1f}x (target 3x "
