@@ -42,7 +42,7 @@ from numba.extending import overload
 from fastdou.kernels import engine as E
 from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id
 from fastdou.kernels.encoding import plane_storable, standard_plane_store
-from fastdou.kernels.jit import LEAF_OVERLOAD, kernel, leaf, nrt_kernel
+from fastdou.kernels.jit import LEAF_OVERLOAD, first_class_kernel, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
@@ -177,7 +177,7 @@ def vector_size(rules):
     return VECTOR_SIZE
 
 
-@kernel
+@first_class_kernel
 def vector_encode(state, rules, seat, out):
     """Write ``seat``'s DouZero row (``vector_size``) into ``out`` (int8)."""
     out[:] = 0

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import literally, types
 from numba.extending import intrinsic
 
-from fastdou.kernels.jit import leaf, nrt_kernel
+from fastdou.kernels.jit import first_class_leaf, leaf, nrt_kernel
 from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
                                     R_KITTY, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID,
                                     R_PLAYERS)
@@ -240,7 +240,7 @@ def _rel(a, b, n):
     return d + n if d < 0 else d
 
 
-@leaf
+@first_class_leaf
 def encode(state, rules, seat, out):
     """Write ``seat``'s observation of ``state`` into ``out`` (zeroed here; nothing
     allocated, so it runs without reference counting)."""

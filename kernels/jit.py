@@ -11,7 +11,15 @@ generator's and the counter's per-kind helpers (typed in the caller, so that a l
 argument is a constant to LLVM). A call between compiled functions passes each array
 unpacked (seven or nine words) and returns through memory, which cost more than most
 actions' own work (measured: random self-play 1.4x faster with them inlined); each caller
-compiles its own copy, so a cold start compiles longer.
+compiles its own copy, so a cold start compiles longer. ``inline_nrt_kernel``: an
+``nrt_kernel`` inlined the same way (``play.play_into`` in the simulation loop: each
+compiled function a caller links is optimized again with it, so a call level less is
+compile time saved; measured about 3 s of a cold start).
+``first_class_kernel`` / ``first_class_leaf``: a function passed as a first-class function
+value (a policy, a ``VectorEnv`` encoder: Numba's ``FunctionType``), which needs the C
+wrapper Numba otherwise builds for every compiled function; every other kernel goes without
+(``no_cfunc_wrapper``: measured about 2 s of a 38 s cold start), and passing one as a
+first-class value raises Numba's ValueError.
 ``_nrt`` is a private Numba option (the one its own gufunc wrappers use); if a Numba
 release drops it, ``leaf = kernel`` is the drop-in fallback, at that cost in speed.
 
@@ -28,21 +36,25 @@ allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
 import numba
 from numba import njit
 
-kernel = njit(cache=True)
-inline_kernel = njit(cache=True, inline="always")
-uncached_kernel = njit(_nrt=True)
-parallel_kernel = njit(cache=True, parallel=True, _nrt=True)
-leaf = njit(cache=True, _nrt=False)
-inline_leaf = njit(cache=True, _nrt=False, inline="always")
-nrt_kernel = njit(cache=True, _nrt=True)
-# Entry points that run long (the solver): they release the GIL, so that a Python timer
-# thread can ask them to stop (they poll a flag array).
-nogil_kernel = njit(cache=True, nogil=True, _nrt=True)
-parallel_nogil_kernel = njit(cache=True, parallel=True, nogil=True, _nrt=True)
+kernel = njit(cache=True, no_cfunc_wrapper=True)
+inline_kernel = njit(cache=True, no_cfunc_wrapper=True, inline="always")
+uncached_kernel = njit(_nrt=True, no_cfunc_wrapper=True)
+parallel_kernel = njit(cache=True, no_cfunc_wrapper=True, parallel=True, _nrt=True)
+leaf = njit(cache=True, no_cfunc_wrapper=True, _nrt=False)
+inline_leaf = njit(cache=True, no_cfunc_wrapper=True, _nrt=False, inline="always")
+nrt_kernel = njit(cache=True, no_cfunc_wrapper=True, _nrt=True)
+inline_nrt_kernel = njit(cache=True, no_cfunc_wrapper=True, _nrt=True, inline="always")
+first_class_kernel = njit(cache=True)
+first_class_leaf = njit(cache=True, _nrt=False)
+# Entry points that run long: they release the GIL, so that a Python timer thread can ask
+# them to stop (the solver polls a flag array), or Python threads run several at once.
+nogil_kernel = njit(cache=True, no_cfunc_wrapper=True, nogil=True, _nrt=True)
+parallel_nogil_kernel = njit(cache=True, no_cfunc_wrapper=True, parallel=True, nogil=True,
+                             _nrt=True)
 # The options of ``@overload`` implementations, which return no array: reached from leaves
 # only (uncounted), or from either (with the caller's counting, as a ``kernel``).
-LEAF_OVERLOAD = {"cache": True, "_nrt": False}
-VOID_OVERLOAD = {"cache": True}
+LEAF_OVERLOAD = {"cache": True, "_nrt": False, "no_cfunc_wrapper": True}
+VOID_OVERLOAD = {"cache": True, "no_cfunc_wrapper": True}
 
 # Numba starts its thread pool when a parallel kernel is compiled, or loaded from the cache
 # through its own dispatcher; not when a cached kernel that calls one (``generate_batch``,

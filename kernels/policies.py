@@ -14,7 +14,7 @@ action and the new random state.
 import numpy as np
 
 from fastdou.kernels.deal import next_below
-from fastdou.kernels.jit import kernel
+from fastdou.kernels.jit import first_class_kernel, kernel
 from fastdou.kernels.generate import is_bomb_kind
 from fastdou.kernels.layout import BIG_JOKER, RANK_2, SMALL_JOKER
 from fastdou.kernels.moves import kind_of, rank_of
@@ -28,7 +28,7 @@ GREEDY = 1
 USER = 2
 
 
-@kernel
+@first_class_kernel
 def random_policy(state, actions, n, rng):
     """Uniform over the legal actions."""
     return next_below(rng, n)
@@ -45,7 +45,7 @@ def strength(hand):
     return s * 17 // max(size(hand), 1)
 
 
-@kernel
+@first_class_kernel
 def greedy_policy(state, actions, n, rng):
     """A deterministic rule-of-thumb player, clearly stronger than random:
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from fastdou.kernels.action_ids import legal_ids, step_id
 from fastdou.kernels.engine import skip_to_play, start_from_hands
-from fastdou.kernels.jit import kernel, leaf, nrt_kernel
+from fastdou.kernels.jit import first_class_kernel, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT
 from fastdou.kernels.state import (G_HANDS, G_HISTORY, G_LAST_INFO, G_PLAYED, G_PLAYER,
                                    G_SEAT_FIRST, G_SEAT_LAST, G_TURNS, HISTORY_LEN)
@@ -152,7 +152,7 @@ def vector_size(rules):
     return FARMER_SIZE
 
 
-@kernel
+@first_class_kernel
 def vector_encode(state, rules, seat, out):
     """Write ``seat``'s RLCard ``obs`` (RLCard's own reading, quirks included) into
     ``out`` (int8, ``vector_size``), zeros after the landlord's 790."""

@@ -327,6 +327,8 @@ class FunctionArg(WrapperAddressProtocol):
         result = fn.get_compile_result(signature)
         self._address = result.library.get_pointer_to_function(
             result.fndesc.llvm_cfunc_wrapper_name)
+        if not self._address:           # compiled without one (``jit.first_class_kernel``)
+            raise ValueError(f"{fn.__name__} has no first-class function wrapper")
 
     def __wrapper_address__(self):
         return self._address

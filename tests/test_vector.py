@@ -401,3 +401,24 @@ def test_torch_example_without_torch_says_so():
         assert out.returncode != 0 and "torch" in out.stderr and "Traceback" not in out.stderr
     else:
         assert out.returncode == 0, out.stderr
+
+
+def test_a_function_without_a_first_class_wrapper_is_refused():
+    """FunctionArg refuses a function compiled without the C wrapper that a first-class call
+    goes through (``kernels/jit.py``) instead of handing compiled code a null address; the
+    policies and encoders fastdou passes that way have it."""
+    from fastdou.kernels import encoding as KE
+    from fastdou.kernels import vector as KV
+
+    @njit(no_cfunc_wrapper=True)
+    def encode(state, rules, seat, out):
+        out[0] = seat
+
+    with pytest.raises(ValueError, match="first-class"):
+        KV.FunctionArg(encode, KV.ENCODE_SIGNATURE)
+    for fn, signature in ((P.no_user_policy, P.POLICY_SIGNATURE),
+                          (KP.random_policy, P.POLICY_SIGNATURE),
+                          (KP.greedy_policy, P.POLICY_SIGNATURE),
+                          (KE.encode, KV.ENCODE_SIGNATURE)):
+        fn.compile(signature)
+        assert KV.FunctionArg(fn, signature).__wrapper_address__() > 0
