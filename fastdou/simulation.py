@@ -1,9 +1,12 @@
-"""Bulk simulation: :func:`simulate` plays many deals in compiled code, in parallel, each
-deal a pure function of ``(seed, deal index)``, and summarises them."""
+"""Bulk simulation: :func:`simulate` plays many deals in compiled code, on several threads
+(each a range of deals in a kernel that releases the GIL), each deal a pure function of
+``(seed, deal index)``, and summarises them."""
 
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numba
@@ -218,9 +221,11 @@ def simulate(deals: int, rules: RulesLike = "classic", policies: object = "rando
     ``per_deal=False`` memory stays constant in ``deals``. ``progress(done)`` is called with
     the number of deals done after each chunk, ``on_chunk(arrays)`` with that chunk's
     per-deal arrays (as ``per_deal`` gives them, plus ``deal``: the deal indices).
+    ``threads``: how many threads play at once, each a range of every chunk (default
+    ``numba.get_num_threads()``).
 
     With ``client`` (a ``dask.distributed.Client``, extra ``dask``) the deals run on its
-    workers in tasks of ``chunk`` deals (default 1M), ``threads`` Numba threads each
+    workers in tasks of ``chunk`` deals (default 1M), ``threads`` threads each
     (default 1), and ``out`` names a parquet dataset folder the workers write; see
     :mod:`fastdou.distributed`. Policies must then be names or importable functions.
     """
@@ -250,20 +255,18 @@ def simulate(deals: int, rules: RulesLike = "classic", policies: object = "rando
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, user = _policy_codes(policies, rules)
     simulate_range = P.compiled_simulate_range()
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
-        totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
-        kept = []
-        done = 0
+    threads = numba.get_num_threads() if threads is None else threads
+    totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
+    kept = []
+    done = 0
+    with ThreadPoolExecutor(threads) if threads > 1 and deals > 1 else nullcontext() as pool:
         while done < deals:
             n = min(CHUNK, deals - done)
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            _run(simulate_range, user, rules.array, seed, first + done, codes, res, scores,
-                 errors)
+            _run(simulate_range, user, pool, threads, rules.array, seed, first + done, codes,
+                 res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "
@@ -278,8 +281,6 @@ def simulate(deals: int, rules: RulesLike = "classic", policies: object = "rando
             done += n
             if progress is not None:
                 progress(done)
-    finally:
-        numba.set_num_threads(previous)
     arrays = None
     if per_deal:
         arrays = _arrays(np.concatenate([k[0] for k in kept]),
@@ -291,16 +292,32 @@ def simulate(deals: int, rules: RulesLike = "classic", policies: object = "rando
                             first=first, totals=totals)
 
 
-def _run(simulate_range, user, *args):
-    """Run a compiled simulation chunk, ``user`` (or the placeholder) as its policy; an
-    exception a user policy raises inside it (Numba reports a SystemError) becomes a
-    PolicyError."""
-    if user is None:
-        simulate_range(*args, P.no_user_policy)
-        return
+def _run(simulate_range, user, pool, threads, rules, seed, first, codes, res, scores,
+         errors):
+    """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: one
+    range of deals per thread on ``pool`` (the kernel releases the GIL), or all here without
+    one. ``user``: the user policy, or None for the placeholder. An exception a user policy
+    raises becomes a PolicyError (raised once every range has stopped)."""
+    fn = P.no_user_policy if user is None else user
+    n = len(res)
+    cuts = [n * i // threads for i in range(threads + 1)]
+    ranges = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+    def play(a, b):
+        simulate_range(rules, seed, first + a, codes, res[a:b], scores[a:b], errors[a:b], fn)
+
     try:
-        simulate_range(*args, user)
+        if pool is None:
+            for a, b in ranges:
+                play(a, b)
+        else:
+            futures = [pool.submit(play, a, b) for a, b in ranges]
+            wait(futures)
+            for f in futures:
+                f.result()
     except Exception as e:
+        if user is None:
+            raise
         cause = e.__cause__ or e.__context__ or e
         raise PolicyError(f"policy {user.__name__} raised {type(cause).__name__}: "
                           f"{short(str(cause))}") from None

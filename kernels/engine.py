@@ -101,7 +101,7 @@ def new_deck_buffer():
     return np.empty(MAX_DECK, np.int64)
 
 
-@kernel
+@inline_kernel
 def deal(state, rules, scratch=None):
     """Deal for ``state``'s seed, deal index and redeal count, and open the bidding (or, for
     five_player, draw the marked card and name the landlords). ``scratch``: a
@@ -118,7 +118,7 @@ def _deal_in(state, rules, scratch):
     """:func:`_deal_into` a new deck buffer when ``scratch`` is None, else ``scratch``."""
 
 
-@overload(_deal_in, jit_options=VOID_OVERLOAD)
+@overload(_deal_in, inline="always", jit_options=VOID_OVERLOAD)
 def _deal_in_overload(state, rules, scratch):
     if scratch is None or isinstance(scratch, (types.NoneType, types.Omitted)):
         return lambda state, rules, scratch: _deal_into(state, rules,
@@ -202,7 +202,7 @@ def _reset(state, seed, index):
     state[G_TRUMP] = -1
 
 
-@kernel
+@inline_kernel
 def start(state, rules, seed, index, scratch=None):
     """Set ``state`` to the start of deal ``index`` of ``seed`` (``scratch``: see
     :func:`deal`)."""

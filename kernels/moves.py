@@ -56,7 +56,7 @@ def _trio_top(cards, quad_top, length):
     return -1
 
 
-@leaf
+@inline_leaf
 def leading_moves(hand, rules, out):
     """Every move ``hand`` may lead. Returns the count; writes the first ``len(out)``."""
     return emit(hand, rules, lead_query(), out)

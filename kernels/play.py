@@ -1,12 +1,11 @@
 """Whole games in compiled code: ``play_out`` runs one hand with a policy per seat,
-``simulate_range`` runs many deals in parallel (``prange``), each a pure function of
-``(seed, deal index)``.
+``simulate_range`` runs a range of deals, each a pure function of ``(seed, deal index)``,
+without the GIL: ``fastdou.simulate`` runs one range per thread.
 
-The loops allocate nothing per action or per deal: ``simulate_range`` splits its deals
-into at most ``BLOCKS`` blocks, and each block reuses one state, one action buffer (grown
-only when a hand has more actions than it holds) and the dealer's deck buffer
-(:func:`play_into`); benchmarks/test_bench_games.py checks it with Numba's allocation
-counters.
+The loops allocate nothing per action or per deal: ``simulate_range`` reuses one state, one
+action buffer (grown only when a hand has more actions than it holds) and the dealer's deck
+buffer (:func:`play_into`) for all its deals; benchmarks/test_bench_games.py checks it with
+Numba's allocation counters.
 
 A user's policy reaches the loops as a first-class function (Numba's ``FunctionType`` of
 :data:`POLICY_SIGNATURE`): the loops are compiled once and cached on disk, and a new policy
@@ -14,11 +13,14 @@ costs only its own compile. :func:`compiled_simulate_range` gives the loop typed
 """
 
 import numpy as np
-from numba import prange, types
+from numba import types
 
 from fastdou.kernels.deal import mix64, stream
 from fastdou.kernels.engine import apply, legal_actions, new_deck_buffer, new_state, start
-from fastdou.kernels.jit import inline_leaf, kernel, leaf, nrt_kernel, parallel_kernel, uncached_kernel
+from fastdou.kernels.jit import (
+    first_class_kernel, inline_leaf, inline_nrt_kernel, kernel, leaf, nogil_kernel, nrt_kernel,
+    uncached_kernel,
+)
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
 from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
 from fastdou.kernels.state import (
@@ -32,8 +34,6 @@ POLICY_SIGNATURE = types.Tuple((types.int64, types.uint64))(
     types.int64[::1], types.uint64[:, :], types.int64, types.uint64)
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
 ACTIONS_CAPACITY = 1024   # the loops' first action buffer; it doubles when a hand needs more
-BLOCKS = 256   # simulate_range's blocks of deals, each on its own buffers (at most one per
-#               thread is busy at a time; 256 keeps up to 256 threads busy)
 
 _POLICY_KEY = np.uint64(0x5851F42D4C957F2D)
 
@@ -73,7 +73,7 @@ def play_with(state, rules, codes, rng, history, user):
     return error
 
 
-@nrt_kernel
+@inline_nrt_kernel
 def play_into(state, rules, codes, rng, history, user, buf, scratch):
     """:func:`play_with` on the caller's buffers: ``buf`` the action buffer
     (:func:`new_actions`), ``scratch`` the deck buffer a redeal shuffles in
@@ -123,7 +123,7 @@ def _play_on(state, rules, codes, rng, history, user, buf, scratch):
     return ERROR_NONE, rng, 0
 
 
-@kernel
+@first_class_kernel
 def no_user_policy(state, actions, n, rng):
     """The ``user`` of games whose seats all play built-in policies (never called)."""
     return 0, rng
@@ -170,26 +170,25 @@ def _dealt(rules, seed, index):
     return state
 
 
-@parallel_kernel
+@nogil_kernel
 def simulate_range(rules, seed, first, codes, results, scores, errors, user):
     """Play deals ``first .. first + len(results) - 1``: ``results[k]`` gets the
     RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes (in SCORE_UNITs),
     ``errors[k]`` its ERROR_* code. ``user`` plays the seats whose code is USER. Call it
-    through :func:`compiled_simulate_range`. Each thread plays one contiguous block of
-    deals on buffers allocated once (results never depend on the blocks)."""
+    through :func:`compiled_simulate_range`. Runs without the GIL, on buffers allocated once
+    a call: ``fastdou.simulate`` gives each thread a range of its own (Python threads: a
+    ``prange`` here cost 4.5 s more of a cold start, measured: its gufunc links and
+    optimizes the whole game engine once more)."""
+    state = new_state()
+    buf = new_actions()
+    scratch = new_deck_buffer()
     no_rows = np.empty((0, 4), np.int64)
-    n = results.shape[0]
-    blocks = min(n, BLOCKS)
-    for b in prange(blocks):
-        state = new_state()
-        buf = new_actions()
-        scratch = new_deck_buffer()
-        for k in range(b * n // blocks, (b + 1) * n // blocks):
-            _start_in(state, rules, seed, first + k, scratch)
-            error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),
-                                   no_rows, user, buf, scratch)
-            errors[k] = error
-            _store(state, rules, results[k], scores[k])
+    for k in range(results.shape[0]):
+        _start_in(state, rules, seed, first + k, scratch)
+        error, buf = play_into(state, rules, codes, policy_stream(seed, first + k), no_rows,
+                               user, buf, scratch)
+        errors[k] = error
+        _store(state, rules, results[k], scores[k])
 
 
 _I64 = types.int64
