@@ -71,6 +71,7 @@ import random
 import subprocess
 import sys
 import time
+from functools import partial
 from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -87,7 +88,7 @@ from corpus import deals, lead_hands, response_positions  # noqa: E402
 from fastdou import cards as C  # noqa: E402
 from fastdou import kernels as K  # noqa: E402
 from fastdou.kernels import layout as L  # noqa: E402
-from loops import lead_all, respond_all, spin  # noqa: E402
+from loops import best_times, lead_all, on_threads, respond_all, spin  # noqa: E402
 
 PROG = "compare.py"
 STANDARD = fastdou.rules("classic")
@@ -372,24 +373,12 @@ def thread_figures(deals_, repeat=3):
     ``repeat`` times (so that the machine's other load falls alike on both): the best
     games/s on 2 threads, and each one's 2-thread over 1-thread ratio. A machine whose other
     load leaves one core shows about 1x for both."""
-    previous = numba.get_num_threads()
-    best = {}
-    try:
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            spin(10)
-        fastdou.simulate(100, threads=2)
-        for _ in range(repeat):
-            for threads in (1, 2):
-                for what, fn in (("spin", lambda: spin(4_000)),
-                                 ("games", lambda: fastdou.simulate(deals_, threads=threads))):
-                    numba.set_num_threads(threads)
-                    start = time.perf_counter()
-                    fn()
-                    t = time.perf_counter() - start
-                    best[what, threads] = min(best.get((what, threads), t), t)
-    finally:
-        numba.set_num_threads(previous)
+    for threads in (1, 2):
+        on_threads(threads, spin, 10)()
+    fastdou.simulate(100, threads=2)
+    calls = {("spin", k): on_threads(k, spin, 4_000) for k in (1, 2)}
+    calls.update({("games", k): partial(fastdou.simulate, deals_, threads=k) for k in (1, 2)})
+    best = best_times(calls, repeat=repeat)
     return {"games": deals_, "seconds": best["games", 2],
             "games_per_s": deals_ / best["games", 2], "threads": 2, "policy": "random",
             "threads_ratio": best["games", 1] / best["games", 2],

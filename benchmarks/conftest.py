@@ -25,19 +25,6 @@ def best_time(fn, *args, repeat=5):
     return best, result
 
 
-def best_times(calls, repeat=5):
-    """The fastest of ``repeat`` runs of each of ``calls`` (a dict of name: thunk), taken in
-    turn, so that a machine whose speed drifts (a shared host's other load) slows each alike;
-    returns name: seconds."""
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(repeat):
-        for name, call in calls.items():
-            start = time.perf_counter()
-            call()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 def report(benchmark, n_items, n_moves, item="hands"):
     """Record throughput from the benchmark's fastest round in ``extra_info`` and print it."""
     t = benchmark.stats.stats.min

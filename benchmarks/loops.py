@@ -2,6 +2,8 @@
 exactly as a user's own ``@njit`` code would, plus the same-run baselines: a copy of the
 records, the ideal two-thread split of a batch, and what the machine's threads give."""
 
+import time
+
 import numba
 from numba import njit, prange
 
@@ -84,7 +86,7 @@ def spin(n):
 
 def on_threads(threads, fn, *args):
     """A call of ``fn(*args)`` on ``threads`` Numba threads, which then restores the count
-    (for ``conftest.best_times``)."""
+    (for :func:`best_times`)."""
     def call():
         before = numba.get_num_threads()
         numba.set_num_threads(threads)
@@ -93,3 +95,16 @@ def on_threads(threads, fn, *args):
         finally:
             numba.set_num_threads(before)
     return call
+
+
+def best_times(calls, repeat=5):
+    """The fastest of ``repeat`` runs of each of ``calls`` (a dict of name: thunk), taken in
+    turn, so that a machine whose speed drifts (a shared host's other load) slows each alike;
+    returns name: seconds."""
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(repeat):
+        for name, call in calls.items():
+            start = time.perf_counter()
+            call()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best

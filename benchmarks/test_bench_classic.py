@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 import fastdou
-from conftest import best_time, best_times, report
+from conftest import best_time, report
 from corpus import lead_hands, response_positions
 from fastdou import kernels as K
-from loops import copy_all, count_lead_all, lead_all, on_threads, respond_all, stream_halves
+from loops import (
+    best_times, copy_all, count_lead_all, lead_all, on_threads, respond_all, stream_halves,
+)
 
 RULES = fastdou.rules("classic").array
 OUT = K.new_moves(1 << 16)

@@ -13,8 +13,8 @@ import numba
 import pytest
 
 import fastdou
-from conftest import best_time, best_times
-from loops import on_threads, spin
+from conftest import best_time
+from loops import best_times, on_threads, spin
 
 
 def games_per_s(deals, threads, rules="classic"):

@@ -18,12 +18,12 @@ import pytest
 from numba import njit
 
 import fastdou
-from conftest import best_time, best_times
+from conftest import best_time
 from corpus import lead_hands, response_positions
 from fastdou import kernels as K
 from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import generate_batch_into
-from loops import count_lead_all, lead_all, on_threads, respond_all, stream_halves
+from loops import best_times, count_lead_all, lead_all, on_threads, respond_all, stream_halves
 
 OUT = K.new_moves(1 << 20)
 NOISE = 0.9          # gates at 90% of each target
