@@ -644,23 +644,23 @@ def count_answers(h, rules, cards, info, above2):
     if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
         return n
     chain_min = KINDS[kind, K_CHAIN_MIN]
-    if (1 << kind) & _WINGED or (chain_min >= 0 and length <= 0):
+    if ((1 << kind) & _WINGED != 0) | ((chain_min >= 0) & (length <= 0)):
         return n + quiet_call(_winged_answers, (h, rules, kind, above, length, above2))
     # Every other kind in one pass without branches (the kinds of consecutive positions
-    # vary, so a branch per kind mispredicts), on the packed counts' nibbles: the ranks held
-    # ``width`` times that start a chain of ``links`` (1 for a kind that is no chain)
-    # topping above ``above``, each with every choice of its kickers.
+    # vary, so a branch per kind mispredicts: the tests above are bitwise, one branch
+    # each), on the packed counts' nibbles: the ranks held ``width`` times that start a
+    # chain of ``links`` (1 for a kind that is no chain) topping above ``above``, each with
+    # every choice of its kickers; none when the chain's length is not allowed.
     is_chain = np.int64(chain_min >= 0)
     links = 1 + is_chain * (length - 1)
-    if link_size(kind) * links > rules[R_MAX_MOVE] or links < rules[max(chain_min, 0)] * \
-            is_chain:
-        return n
+    allowed = (link_size(kind) * links <= rules[R_MAX_MOVE]) & \
+        (links >= rules[max(chain_min, 0)] * is_chain)
     jokers = np.int64((kind == SOLO) & (rules[R_JOKER_SOLOS] != 0) |
                       (kind == PAIR) & (rules[R_JOKER_PAIRS] != 0))
     pair_ranks = _NIB_NON_JOKERS | (_NIB_JOKERS & -np.int64(rules[R_JOKER_PAIRS] != 0))
     ranks = (_nib_span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]) & -is_chain) | \
         ((_NIB_NON_JOKERS | (_NIB_JOKERS & -jokers)) & (is_chain - 1))
-    starts = _nib_runs(ge_tops(h, KINDS[kind, K_CORE]) & ranks, links)
+    starts = _nib_runs(ge_tops(h, KINDS[kind, K_CORE]) & ranks, links) & -np.int64(allowed)
     cut = 4 * min(max(above - links + 2, 0), N_RANKS)        # the lowest start above
     ways = _stack_poly()
     rocket = np.int64(rules[R_ROCKET_KICKERS] == 0) & \
