@@ -42,7 +42,9 @@ a rank held four times and offers a bomb against the rocket; DouZero emits dupli
 known class is "unexplained"; ``--gate`` fails on any.
 
 Speedups are ratios of rates measured in the same run, each the fastest of ``--repeat`` runs
-(a run under 50 ms calls the loop several times in a row and divides). ``--gate`` (CI, with
+(a run under 50 ms calls the loop several times in a row and divides); the generators of
+one table (leads, responses) run in turn, round by round, so that a drift of the machine's
+speed falls alike on each. ``--gate`` (CI, with
 ``--quick``) fails when a ratio falls below its gate (``GATES``: about half what the project's
 machine measures; never an absolute time) or a move-set difference is unexplained; whether
 each of the issue's targets (``TARGETS``) holds is reported beside it.
@@ -301,25 +303,37 @@ def openspiel_legal(T, state):
 
 
 MIN_RUN_SECONDS = 0.05
-FASTDOU_RUNS = 4   # fastdou's generator figures take FASTDOU_RUNS x --repeat runs (each
-#                    short): on a shared machine the best of more runs is steadier
+FASTDOU_RUNS = 4   # fastdou's generators run FASTDOU_RUNS times a round (each run short):
+#                    on a shared machine the best of more runs is steadier
+
+
+def _in_turn(runs, repeat):
+    """Thunks timed in turn: ``runs`` maps a name to (thunk, runs a round). Each is called
+    once first (a run shorter than ``MIN_RUN_SECONDS`` then calls it several times in a
+    row, so timer resolution does not matter), then ``repeat`` rounds run each its number
+    of times, so that a drift of a shared machine's speed falls alike on every engine.
+    Returns name: (fastest seconds per call, result, calls per run)."""
+    best = {}
+    for name, (fn, _) in runs.items():
+        start = time.perf_counter()
+        result = fn()
+        once = time.perf_counter() - start
+        inner = 1 if once >= MIN_RUN_SECONDS else int(MIN_RUN_SECONDS / max(once, 1e-7)) + 1
+        best[name] = [once if inner == 1 else float("inf"), result, inner]
+    for _ in range(repeat):
+        for name, (fn, times) in runs.items():
+            b = best[name]
+            for _ in range(times):
+                start = time.perf_counter()
+                for _ in range(b[2]):
+                    b[1] = fn()
+                b[0] = min(b[0], (time.perf_counter() - start) / b[2])
+    return {name: tuple(b) for name, b in best.items()}
 
 
 def _best(fn, repeat):
-    """The fastest of ``repeat`` runs of ``fn()``, in seconds per call, its result and the
-    calls per run. A run shorter than ``MIN_RUN_SECONDS`` calls ``fn`` several times in a row,
-    so timer resolution does not matter."""
-    start = time.perf_counter()
-    result = fn()
-    once = time.perf_counter() - start
-    inner = 1 if once >= MIN_RUN_SECONDS else int(MIN_RUN_SECONDS / max(once, 1e-7)) + 1
-    best = once if inner == 1 else float("inf")
-    for _ in range(repeat - (inner == 1)):
-        start = time.perf_counter()
-        for _ in range(inner):
-            result = fn()
-        best = min(best, (time.perf_counter() - start) / inner)
-    return best, result, inner
+    """:func:`_in_turn` of one thunk: (seconds per call, result, calls per run)."""
+    return _in_turn({0: (fn, 1)}, max(repeat - 1, 1))[0]
 
 
 def _row(n, seconds, moves, inner=1):
@@ -328,23 +342,32 @@ def _row(n, seconds, moves, inner=1):
             "calls_per_run": inner}
 
 
-def time_fastdou_lead(hands, repeat, rules=STANDARD):
+def generator_rows(work, repeat):
+    """Rows of generators timed in turn (:func:`_in_turn`): ``work`` maps a name to (thunk
+    returning the moves found, positions, runs a round)."""
+    runs = {k: (fn, times) for k, (fn, _, times) in work.items()}
+    return {k: _row(work[k][1], t, int(total), inner)
+            for k, (t, total, inner) in _in_turn(runs, repeat).items()}
+
+
+def fastdou_lead(hands, rules=STANDARD):
+    """fastdou's leads of ``hands`` (compiled first): (thunk, positions, runs a round)."""
     out = K.new_moves(1 << 16)
     lead_all(hands[:4], rules.array, out)  # compile or load from cache
-    t, total, inner = _best(lambda: lead_all(hands, rules.array, out), FASTDOU_RUNS * repeat)
-    return _row(len(hands), t, int(total), inner)
+    return (lambda: lead_all(hands, rules.array, out)), len(hands), FASTDOU_RUNS
 
 
-def time_fastdou_respond(hands, lasts, repeat, rules=STANDARD):
+def fastdou_respond(hands, lasts, rules=STANDARD):
+    """fastdou's responses of ``hands`` to ``lasts`` (compiled first): (thunk, positions,
+    runs a round)."""
     out = K.new_moves(1 << 16)
     respond_all(hands[:4], lasts[:4], rules.array, out)
-    t, total, inner = _best(lambda: respond_all(hands, lasts, rules.array, out),
-                            FASTDOU_RUNS * repeat)
-    return _row(len(hands), t, int(total), inner)
+    return (lambda: respond_all(hands, lasts, rules.array, out)), len(hands), FASTDOU_RUNS
 
 
-def time_python(fn, T, items, repeat, pass_entries):
-    """Time ``fn(T, *item)`` over ``items``; its count is ``len(result) - pass_entries``."""
+def python_work(fn, T, items, pass_entries):
+    """``fn(T, *item)`` over ``items`` (warmed on the first four): (thunk, positions, one run
+    a round); the moves counted are ``len(result) - pass_entries``."""
     for item in items[:4]:
         fn(T, *item)
 
@@ -354,15 +377,13 @@ def time_python(fn, T, items, repeat, pass_entries):
             total += len(fn(T, *item)) - pass_entries
         return total
 
-    t, total, inner = _best(run, repeat)
-    return _row(len(items), t, total, inner)
+    return run, len(items), 1
 
 
-def time_openspiel(T, states, repeat, leading):
+def openspiel_work(T, states, leading):
     """OpenSpiel's ``legal_actions`` over prepared states; the pass id (0) is not counted
     when responding."""
-    return time_python(openspiel_legal, T, [(s,) for s in states], repeat,
-                       0 if leading else 1)
+    return python_work(openspiel_legal, T, [(s,) for s in states], 0 if leading else 1)
 
 
 # --------------------------------------------------------------------------- games
@@ -664,21 +685,19 @@ def run(positions=2000, large=200_000, seed=0, repeat=3, games=300, deals_=200_0
                            **{e: _version(DISTRIBUTIONS[m]) for e, m in
                               (("douzero", "douzero"), ("rlcard", "rlcard"),
                                ("openspiel", "pyspiel"))}}}
-    lead_rows = {"fastdou": time_fastdou_lead(lead, repeat),
-                 "fastdou_large": time_fastdou_lead(lead_big, repeat),
-                 "douzero": time_python(douzero_lead, T, [(c,) for c in inputs["dz_lead"]],
-                                        repeat, 0),
-                 "rlcard": time_python(rlcard_lead, T, [(t,) for t in inputs["rl_lead"]],
-                                       repeat, 0),
-                 "openspiel": time_openspiel(T, os_lead, repeat, leading=True)}
+    lead_rows = generator_rows({
+        "fastdou": fastdou_lead(lead), "fastdou_large": fastdou_lead(lead_big),
+        "douzero": python_work(douzero_lead, T, [(c,) for c in inputs["dz_lead"]], 0),
+        "rlcard": python_work(rlcard_lead, T, [(t,) for t in inputs["rl_lead"]], 0),
+        "openspiel": openspiel_work(T, os_lead, leading=True)}, repeat)
     _speedups(lead_rows, "fastdou", ENGINES)
-    resp_rows = {"fastdou": time_fastdou_respond(resp, lasts, repeat),
-                 "fastdou_large": time_fastdou_respond(resp_big, lasts_big, repeat),
-                 "douzero": time_python(douzero_respond, T, inputs["dz_resp"], repeat, 1),
-                 "rlcard": time_python(rlcard_respond, T, inputs["rl_resp"], repeat, 1),
-                 "fastdou_openspiel_positions": time_fastdou_respond(
-                     resp[reached], lasts[reached], repeat),
-                 "openspiel": time_openspiel(T, os_resp, repeat, leading=False)}
+    resp_rows = generator_rows({
+        "fastdou": fastdou_respond(resp, lasts),
+        "fastdou_large": fastdou_respond(resp_big, lasts_big),
+        "douzero": python_work(douzero_respond, T, inputs["dz_resp"], 1),
+        "rlcard": python_work(rlcard_respond, T, inputs["rl_resp"], 1),
+        "fastdou_openspiel_positions": fastdou_respond(resp[reached], lasts[reached]),
+        "openspiel": openspiel_work(T, os_resp, leading=False)}, repeat)
     _speedups(resp_rows, "fastdou", ("douzero", "rlcard"))
     _speedups(resp_rows, "fastdou_openspiel_positions", ("openspiel",))
     result["lead"], result["respond"] = lead_rows, resp_rows
@@ -688,9 +707,9 @@ def run(positions=2000, large=200_000, seed=0, repeat=3, games=300, deals_=200_0
         r = fastdou.rules(preset)
         n = max(positions, n_large // 10)
         presets[preset] = {
-            "landlord": time_fastdou_lead(lead_hands(n, r.landlord_size, seed, preset),
-                                          repeat, r),
-            "farmer": time_fastdou_lead(lead_hands(n, r.hand_size, seed, preset), repeat, r),
+            **generator_rows({
+                "landlord": fastdou_lead(lead_hands(n, r.landlord_size, seed, preset), r),
+                "farmer": fastdou_lead(lead_hands(n, r.hand_size, seed, preset), r)}, repeat),
             "landlord_size": r.landlord_size, "hand_size": r.hand_size}
     result["presets"] = presets
 
