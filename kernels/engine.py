@@ -46,7 +46,8 @@ _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
 @kernel
 def deal_stream(seed, index, redeal):
     """The random stream of deal ``index`` of ``seed``, ``redeal`` times redealt."""
-    return stream(np.uint64(seed) ^ mix64(np.uint64(redeal) * _REDEAL_KEY), index)
+    return stream(np.uint64(seed) ^ mix64(np.uint64(redeal) * _REDEAL_KEY),
+                  np.uint64(index))     # (as play.policy_stream: one compiled stream)
 
 
 @nrt_kernel

@@ -577,7 +577,7 @@ def emit(h, rules, q, out):
     :func:`query`). Returns the number of moves; writes the first ``out.shape[0]``."""
     h = np.uint64(h)
     sc = scan(h, rules, q)
-    n = 0
+    n = np.int64(0)          # (typed: a literal 0 would compile each callee once more)
     for kind, mask in ((SOLO, sc.solos), (PAIR, sc.pairs), (TRIO, sc.trios), (QUAD, sc.fours)):
         if wanted(sc, kind, 1):
             n = _same_rank(out, n, mask & sc.up, kind, KINDS[kind, K_CORE])
