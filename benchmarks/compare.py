@@ -72,7 +72,6 @@ import platform
 import random
 import subprocess
 import sys
-import time
 from functools import partial
 from types import SimpleNamespace
 
@@ -90,7 +89,7 @@ from corpus import deals, lead_hands, response_positions  # noqa: E402
 from fastdou import cards as C  # noqa: E402
 from fastdou import kernels as K  # noqa: E402
 from fastdou.kernels import layout as L  # noqa: E402
-from loops import best_times, lead_all, on_threads, respond_all, spin  # noqa: E402
+from loops import best_times, in_turn, lead_all, on_threads, respond_all, spin  # noqa: E402
 
 PROG = "compare.py"
 STANDARD = fastdou.rules("classic")
@@ -307,33 +306,9 @@ FASTDOU_RUNS = 4   # fastdou's generators run FASTDOU_RUNS times a round (each r
 #                    on a shared machine the best of more runs is steadier
 
 
-def _in_turn(runs, repeat):
-    """Thunks timed in turn: ``runs`` maps a name to (thunk, runs a round). Each is called
-    once first (a run shorter than ``MIN_RUN_SECONDS`` then calls it several times in a
-    row, so timer resolution does not matter), then ``repeat`` rounds run each its number
-    of times, so that a drift of a shared machine's speed falls alike on every engine.
-    Returns name: (fastest seconds per call, result, calls per run)."""
-    best = {}
-    for name, (fn, _) in runs.items():
-        start = time.perf_counter()
-        result = fn()
-        once = time.perf_counter() - start
-        inner = 1 if once >= MIN_RUN_SECONDS else int(MIN_RUN_SECONDS / max(once, 1e-7)) + 1
-        best[name] = [once if inner == 1 else float("inf"), result, inner]
-    for _ in range(repeat):
-        for name, (fn, times) in runs.items():
-            b = best[name]
-            for _ in range(times):
-                start = time.perf_counter()
-                for _ in range(b[2]):
-                    b[1] = fn()
-                b[0] = min(b[0], (time.perf_counter() - start) / b[2])
-    return {name: tuple(b) for name, b in best.items()}
-
-
 def _best(fn, repeat):
-    """:func:`_in_turn` of one thunk: (seconds per call, result, calls per run)."""
-    return _in_turn({0: (fn, 1)}, max(repeat - 1, 1))[0]
+    """``loops.in_turn`` of one thunk: (seconds per call, result, calls per run)."""
+    return in_turn({0: fn}, max(repeat - 1, 1), min_run=MIN_RUN_SECONDS)[0]
 
 
 def _row(n, seconds, moves, inner=1):
@@ -343,11 +318,11 @@ def _row(n, seconds, moves, inner=1):
 
 
 def generator_rows(work, repeat):
-    """Rows of generators timed in turn (:func:`_in_turn`): ``work`` maps a name to (thunk
+    """Rows of generators timed in turn (``loops.in_turn``): ``work`` maps a name to (thunk
     returning the moves found, positions, runs a round)."""
-    runs = {k: (fn, times) for k, (fn, _, times) in work.items()}
-    return {k: _row(work[k][1], t, int(total), inner)
-            for k, (t, total, inner) in _in_turn(runs, repeat).items()}
+    timed = in_turn({k: w[0] for k, w in work.items()}, repeat,
+                    runs={k: w[2] for k, w in work.items()}, min_run=MIN_RUN_SECONDS)
+    return {k: _row(work[k][1], t, int(total), inner) for k, (t, total, inner) in timed.items()}
 
 
 def fastdou_lead(hands, rules=STANDARD):

@@ -97,14 +97,35 @@ def on_threads(threads, fn, *args):
     return call
 
 
-def best_times(calls, repeat=5):
-    """The fastest of ``repeat`` runs of each of ``calls`` (a dict of name: thunk), taken in
-    turn, so that a machine whose speed drifts (a shared host's other load) slows each alike;
-    returns name: seconds."""
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(repeat):
-        for name, call in calls.items():
+def in_turn(calls, repeat=5, runs=None, min_run=None):
+    """Thunks (``calls``, name: thunk) timed in turn: ``repeat`` rounds, each running every
+    thunk ``runs[name]`` times (once if not given), so that a drift of a shared machine's
+    speed (its other load) slows each alike. With ``min_run`` (seconds) each thunk is first
+    called once, and a thunk faster than that is then called as many times in a row in each
+    run as make up ``min_run``, so that the timer's resolution does not matter (a slower
+    one's first call counts as a run). Returns name: (fastest seconds per call, last result,
+    calls per run)."""
+    best = {name: [float("inf"), None, 1] for name in calls}
+    if min_run is not None:
+        for name, fn in calls.items():
             start = time.perf_counter()
-            call()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
+            best[name][1] = fn()
+            once = time.perf_counter() - start
+            if once >= min_run:
+                best[name][0] = once
+            else:
+                best[name][2] = int(min_run / max(once, 1e-7)) + 1
+    for _ in range(repeat):
+        for name, fn in calls.items():
+            b = best[name]
+            for _ in range(1 if runs is None else runs[name]):
+                start = time.perf_counter()
+                for _ in range(b[2]):
+                    b[1] = fn()
+                b[0] = min(b[0], (time.perf_counter() - start) / b[2])
+    return {name: tuple(b) for name, b in best.items()}
+
+
+def best_times(calls, repeat=5):
+    """:func:`in_turn` of one run a round: name: fastest seconds."""
+    return {name: t for name, (t, _, _) in in_turn(calls, repeat).items()}

@@ -28,7 +28,7 @@ import pytest
 
 import fastdou
 from compare import openspiel_python_games
-from conftest import best_time
+from loops import in_turn
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -86,14 +86,12 @@ def test_python_agent_vs_openspiel(benchmark, quick):
     actions = benchmark.pedantic(lambda: fastdou_games(rules, n, random.Random(1)),
                                  rounds=3, warmup_rounds=0)
     assert actions == GOLDEN_ACTIONS[n]
-    fd_time, os_time, null_time = benchmark.stats.stats.min, float("inf"), float("inf")
-    for _ in range(3):            # alternating rounds: a load spike slows all alike
-        t, os_actions = best_time(lambda: openspiel_python_games(tools, n, 1), repeat=1)
-        os_time = min(os_time, t)
-        fd_time = min(fd_time, best_time(
-            lambda: fastdou_games(rules, n, random.Random(1)), repeat=1)[0])
-        null_time = min(null_time, best_time(
-            lambda: fastdou_games(rules, n, random.Random(1), NullGame), repeat=1)[0])
+    t = in_turn({"openspiel": lambda: openspiel_python_games(tools, n, 1),
+                 "fastdou": lambda: fastdou_games(rules, n, random.Random(1)),
+                 "null": lambda: fastdou_games(rules, n, random.Random(1), NullGame)},
+                repeat=3)        # in turn: a load spike slows all alike
+    os_time, os_actions = t["openspiel"][:2]
+    fd_time, null_time = min(benchmark.stats.stats.min, t["fastdou"][0]), t["null"][0]
     ours, theirs = n / fd_time, n / os_time
     benchmark.extra_info.update({
         "fastdou_games_per_s": ours, "openspiel_games_per_s": theirs, "ratio": ours / theirs,
