@@ -4,7 +4,8 @@
 compiles (or loads from Numba's on-disk cache) every kernel the run needs. It says so first
 when compilation is certain (no cache file for the simulation kernel yet, or a user policy,
 which is compiled in every new process), or when that one deal takes longer than ``after``
-seconds (a stale cache); then it says how long compiling took.
+seconds (a stale cache); then it says how long compiling took. On an empty cache the move
+generator is compiled meanwhile by a helper process (``cold_start``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def _in_process() -> bool:
 
 def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
+    from fastdou.cold_start import generator_from_helper
     from fastdou.simulation import simulate
     stream = sys.stderr if stream is None else stream
     user = _user_policy(policies)
@@ -73,7 +75,8 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     start = time.perf_counter()
     timer.start()
     try:
-        simulate(1, rules, policies=policies)
+        with generator_from_helper():
+            simulate(1, rules, policies=policies)
     finally:
         timer.cancel()
     took = time.perf_counter() - start

@@ -3,6 +3,7 @@
 import numpy as np
 
 from fastdou.actions import action_table
+from fastdou.cold_start import generator_from_helper
 from fastdou.game import Game
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
@@ -13,12 +14,13 @@ from fastdou.solver import min_plays, perft, perft_divide, solve
 
 def warmup() -> None:
     """Run each entry point once; later processes load the compiled code from the cache."""
+    with generator_from_helper():
+        simulate(10)
     legal_moves("33344455BR")
     legal_moves("33344455BR", last="3334")
     classify("333444555666")
     beats("BR", "2222")
     generate_batch(np.ones((2, 15), dtype=np.uint8) * np.array([1] * 13 + [0, 0], np.uint8))
-    simulate(10)
     game = Game.new()
     game.play(game.legal_actions()[-1])
     game.push(game.legal_actions()[0])

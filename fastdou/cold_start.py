@@ -1,0 +1,94 @@
+"""A cold first simulation on two cores: the move generator compiled in a helper process.
+
+On an empty Numba cache, compiling the simulation spends about 13 of its 33 s (the AMD
+EPYC host) on the move generator, ``generate.emit``, reached a few seconds in. With
+:func:`generator_from_helper` around that first compile, a second Python process compiles
+the generator and writes it to the cache meanwhile; this process, when it first needs the
+generator, waits for the helper and loads it from the cache. The code is the same either
+way (a function loaded from the cache is linked into its callers as one compiled here).
+If the helper cannot help (one core, a cache that cannot be written, a helper that fails),
+this process compiles the generator itself, as without it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
+
+HELPER = "from fastdou.cold_start import compile_generator; compile_generator()"
+WAIT_SECONDS = 300.0     # the most this process waits for the helper
+
+
+def generator_signature():
+    """The argument types of ``emit`` as the engine calls it: a packed hand, a rules array,
+    a query and a record buffer."""
+    from numba import typeof, types
+
+    from fastdou import kernels as K
+    from fastdou.kernels.generate import lead_query
+    from fastdou.rules import rules
+    return (types.uint64, typeof(rules("classic").array), typeof(lead_query()),
+            typeof(K.new_moves(1)))
+
+
+def compile_generator() -> None:
+    """The helper's work: compile ``emit`` for the engine, which caches it."""
+    from fastdou.kernels.generate import emit
+    emit.compile(generator_signature())
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                        # not on Linux
+        return os.cpu_count() or 1
+
+
+def _helps(dispatcher) -> bool:
+    """Whether a helper can save this process work: two cores or more, and the dispatcher
+    has no cache file yet in a folder this process may write."""
+    if cores() < 2 or os.environ.get("FASTDOU_COMPILE_HELPER", "1") == "0":
+        return False
+    try:
+        index = dispatcher._cache._cache_file._index_path
+    except AttributeError:                        # Numba's cache layout changed
+        return False
+    folder = os.path.dirname(index)
+    return not os.path.exists(index) and os.access(folder if os.path.isdir(folder)
+                                                   else os.path.dirname(folder), os.W_OK)
+
+
+@contextmanager
+def generator_from_helper():
+    """Within the block, the move generator's first compile waits for a helper process
+    that compiles and caches it (started here), then loads it from the cache. Set
+    ``FASTDOU_COMPILE_HELPER=0`` to compile everything in this process."""
+    from fastdou.kernels.generate import emit
+    if emit.signatures or not _helps(emit):       # compiled in this process, or cannot help
+        yield
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this fastdou's
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    helper = subprocess.Popen([sys.executable, "-c", HELPER], env=dict(os.environ,
+                              PYTHONPATH=path), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    compile_here = emit.compile
+
+    def compile_after_helper(sig):
+        try:
+            helper.wait(WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        return compile_here(sig)
+
+    emit.compile = compile_after_helper           # Numba's typing calls dispatcher.compile
+    try:
+        yield
+    finally:
+        del emit.compile
+        if helper.poll() is None:
+            helper.kill()
+        helper.wait()
