@@ -47,14 +47,20 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def cache_index(dispatcher) -> str | None:
+    """The path of a cached dispatcher's index file in Numba's on-disk cache (there or not
+    yet), or None when Numba's cache layout cannot be read."""
+    try:
+        return dispatcher._cache._cache_file._index_path
+    except AttributeError:
+        return None
+
+
 def _helps(dispatcher) -> bool:
     """Whether a helper can save this process work: two cores or more, and the dispatcher
     has no cache file yet in a folder this process may write."""
-    if cores() < 2 or os.environ.get("FASTDOU_COMPILE_HELPER", "1") == "0":
-        return False
-    try:
-        index = dispatcher._cache._cache_file._index_path
-    except AttributeError:                        # Numba's cache layout changed
+    index = cache_index(dispatcher)
+    if index is None or cores() < 2 or os.environ.get("FASTDOU_COMPILE_HELPER", "1") == "0":
         return False
     folder = os.path.dirname(index)
     return not os.path.exists(index) and os.access(folder if os.path.isdir(folder)

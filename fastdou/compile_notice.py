@@ -22,13 +22,12 @@ USER_NOTICE = ("fastdou: compiling policy {name} (a user policy is compiled in e
 
 
 def _cache_missing() -> bool:
-    """Whether the cached simulation kernel has no index file on disk (Numba's cache
-    layout; if that layout cannot be read, fall back on the timer)."""
+    """Whether the cached simulation kernel has no index file on disk (if Numba's cache
+    layout cannot be read, fall back on the timer)."""
+    from fastdou.cold_start import cache_index
     from fastdou.kernels import play as P
-    try:
-        return not os.path.exists(P.simulate_range._cache._cache_file._index_path)
-    except AttributeError:
-        return False
+    index = cache_index(P.simulate_range)
+    return index is not None and not os.path.exists(index)
 
 
 def _user_policy(policies):
