@@ -18,6 +18,7 @@ from fastdou import cards
 from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
+from fastdou.kernels.counting import answer_fields
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kinds import Kind
 
@@ -163,6 +164,7 @@ class Rules:
         a[L.R_KITTY_SHOWN] = self.kitty_shown
         if self.card_points:
             a[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_RANKS] = self.card_points
+        answer_fields(a)
         a.flags.writeable = False
         return a
 

@@ -10,7 +10,8 @@ kicker rules as its coefficients). Only bombs and spaceships walk their (few) ca
 it into the caller): every bomb, and the one kind and chain length of the last move above
 its rank. A response has 2-3 moves, so the fixed costs decide: the usual kinds and the
 usual bombs are counted without a branch on the kind (consecutive positions' kinds vary,
-so such a branch mispredicts), on the packed counts' nibbles, and the rare ones in calls
+so such a branch mispredicts), on the packed counts' nibbles, from what the rules decide
+worked out once in the rules array (:func:`answer_fields`), and the rare ones in calls
 that return no status (:func:`quiet_call`), so that the caller keeps no reference counts.
 Leading chains come from one table (:data:`CHAIN_FIELDS`).
 """
@@ -27,23 +28,23 @@ from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
     _NIBBLE_ONES, _NIBBLE_TOPS, JOKERS, NO_BOMBS, NON_JOKERS, RANKS, TOP_RANKS, _ge, _size_ok,
     _trio_forbidden, bomb_power, chain_lengths, ge_tops, held, is_bomb_kind, joker_bomb_power,
-    lead_query, link_size, lone_joker_power, query, rank_bomb_power, run_from, scan, wanted,
+    lead_query, link_size, lone_joker_power, query, rank_bomb_power, run_from, scan, trio_top,
+    wanted,
 )
 from fastdou.kernels.jit import inline_kernel, inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
     ACE, BIG_JOKER, CARRIER, DRESS, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_FIELD_MASK,
     INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, JOKER_BOMBS_LONE,
     KINDS, K_BOMB, K_CHAIN_MIN, K_CORE, N_KINDS, N_RANKS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR,
-    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_WINGS,
-    R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS,
-    R_MAX_MOVE, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS, R_TRIO_CHAIN_MIN, R_WING_TRIO, SMALL_JOKER,
-    SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO, WING_TRIO_NEVER,
-    WING_TRIO_NOT_ADJACENT,
+    PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_ANSWER_RANKS, R_BOMBS_CLOSED, R_BOMB_MAX,
+    R_BOMB_MIN, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS, R_JOKER_PAIRS,
+    R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_PAIR_TOPS, R_QUAD_CHAIN_MIN, R_ROCKET_KICKERS,
+    R_TRIO_CHAIN_MIN, R_WING_TRIO, SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN,
+    TRIO_PAIR, TRIO_SOLO, WING_TRIO_NEVER, WING_TRIO_NOT_ADJACENT,
 )
 from fastdou.kernels.packing import count
 
 MAX_WINGS = 27   # the most solo wings a plane can carry (108 cards / 4)
-_PLAIN_KINDS = sum(1 << k for k in range(1, N_KINDS) if KINDS[k, K_BOMB] == 0)   # no bombs
 _KICKER_WAYS = np.zeros(N_KINDS, np.int64)     # count_answers' choices of kickers, by kind
 _KICKER_WAYS[[TRIO_SOLO, TRIO_PAIR, FOUR_TWO_SOLO, FOUR_TWO_PAIR, QUAD_TRIO, DRESS]] = range(1, 7)
 _WINGED = (1 << PLANE_SOLO) | (1 << PLANE_PAIR) | (1 << CARRIER) | (1 << SPACESHIP)
@@ -491,7 +492,7 @@ def count_moves(h, rules, q):
         if sc.kinds & (1 << SPACESHIP):
             n += _spaceships(rules, sc)
     if q[5] < NO_BOMBS:
-        if q[5] < 0 and sc.want_size == 0 and _bombs_closed(rules):      # every bomb
+        if q[5] < 0 and sc.want_size == 0 and rules[R_BOMBS_CLOSED]:      # every bomb
             n += _closed_bombs(h, rules)
         else:
             n += _bomb_count(h, rules, sc.want_size, q[5])
@@ -565,16 +566,6 @@ def _spaceships_of(fours, trios, length, above, above2):
 
 
 @inline_kernel
-def _bombs_closed(rules):
-    """Whether every bomb of a hand has a closed form under ``rules``: rank bombs of at most
-    8 cards (or none) and a joker bomb of every joker, lone jokers or none."""
-    bmin = rules[R_BOMB_MIN]
-    max_move = rules[R_MAX_MOVE]
-    return (rules[R_JOKER_BOMBS] != JOKER_BOMBS_ANY) & (2 * rules[R_DECKS] <= max_move) & \
-        ((bmin <= 0) | (bmin <= rules[R_BOMB_MAX]) & (rules[R_BOMB_MAX] <= min(8, max_move)))
-
-
-@inline_kernel
 def _rank_sizes(h, bmin, bmax):
     """The rank bombs of ``h`` of bmin..bmax cards (bmax <= 8; none if bmin <= 0), every
     size up to each rank's count."""
@@ -587,7 +578,7 @@ def _rank_sizes(h, bmin, bmax):
 
 @inline_kernel
 def _closed_bombs(h, rules):
-    """The bombs of ``h`` when :func:`_bombs_closed`: its rank bombs of bmin..bmax cards
+    """The bombs of ``h`` when ``rules[R_BOMBS_CLOSED]``: its rank bombs of bmin..bmax cards
     (every size up to each rank's count; none if bmin <= 0), and its joker bombs (one of
     every joker, or each lone joker)."""
     d = rules[R_DECKS]
@@ -619,15 +610,16 @@ def _count_bombs_above(h, rules, cards, kind, rank):
 
 
 @inline_leaf
-def count_answers(h, rules, cards, info, above2):
+def count_answers(h, rules, cards, info):
     """Number of moves of packed hand ``h`` beating the move of packed ``cards`` and info
-    word ``info`` (``moves.count_responses``; ``above2``: a spaceship's trio chain top),
-    as ``emit`` finds them under ``response_query``.
+    word ``info`` (``moves.count_responses``), as ``emit`` finds them under
+    ``response_query``.
 
     A pass: every move (:func:`count_leading`). A bomb: the bombs above it. Otherwise
     every bomb and the moves of that kind and chain length above its rank: the runs of the
     ranks held enough times, times the choices of kickers. Inlined (``moves``): every call
-    in it is a :func:`quiet_call`, nothing in it raises.
+    in it is a :func:`quiet_call`, nothing in it raises. What the rules decide comes
+    worked out in the rules array (:func:`answer_fields`).
     """
     h = np.uint64(h)
     kind = np.int64(info & np.uint64(INFO_FIELD_MASK))
@@ -637,15 +629,18 @@ def count_answers(h, rules, cards, info, above2):
         return quiet_call(count_leading, (h, rules))
     if is_bomb_kind(kind):
         return quiet_call(_count_bombs_above, (h, rules, cards, kind, above))
-    if _bombs_closed(rules):         # every bomb
+    if rules[R_BOMBS_CLOSED]:         # every bomb
         n = _closed_bombs(h, rules)
     else:
         n = quiet_call(_bomb_count, (h, rules, np.int64(0), np.int64(-1)))
-    if kind >= N_KINDS or (rules[R_KINDS] & _PLAIN_KINDS) >> kind & 1 == 0:
+    if kind >= N_KINDS:
+        return n
+    ranks = rules[R_ANSWER_RANKS + kind]
+    if ranks == 0:
         return n
     chain_min = KINDS[kind, K_CHAIN_MIN]
-    if ((1 << kind) & _WINGED != 0) | ((chain_min >= 0) & (length <= 0)):
-        return n + quiet_call(_winged_answers, (h, rules, kind, above, length, above2))
+    if (ranks < 0) | ((chain_min >= 0) & (length <= 0)):
+        return n + quiet_call(_winged_answers, (h, rules, kind, above, length, cards))
     # Every other kind in one pass without branches (the kinds of consecutive positions
     # vary, so a branch per kind mispredicts: the tests above are bitwise, one branch
     # each), on the packed counts' nibbles: the ranks held ``width`` times that start a
@@ -655,26 +650,46 @@ def count_answers(h, rules, cards, info, above2):
     links = 1 + is_chain * (length - 1)
     allowed = (link_size(kind) * links <= rules[R_MAX_MOVE]) & \
         (links >= rules[max(chain_min, 0)] * is_chain)
-    jokers = np.int64((kind == SOLO) & (rules[R_JOKER_SOLOS] != 0) |
-                      (kind == PAIR) & (rules[R_JOKER_PAIRS] != 0))
-    pair_ranks = _NIB_NON_JOKERS | (_NIB_JOKERS & -np.int64(rules[R_JOKER_PAIRS] != 0))
-    ranks = (_nib_span(rules[R_CHAIN_LOW], rules[R_CHAIN_HIGH]) & -is_chain) | \
-        ((_NIB_NON_JOKERS | (_NIB_JOKERS & -jokers)) & (is_chain - 1))
     starts = _nib_runs(ge_tops(h, KINDS[kind, K_CORE]) & ranks, links) & -np.int64(allowed)
     cut = 4 * min(max(above - links + 2, 0), N_RANKS)        # the lowest start above
     ways = _stack_poly()
+    ones = ge_tops(h, 1)
+    twos = ge_tops(h, 2)
     rocket = np.int64(rules[R_ROCKET_KICKERS] == 0) & \
-        np.int64(ge_tops(h, 1) & _NIB_JOKERS == _NIB_JOKERS)
-    _kicker_ways(ways, popcount(ge_tops(h, 1)), popcount(ge_tops(h, 2)),
-                 popcount(ge_tops(h, 2) & pair_ranks),
+        np.int64(ones & _NIB_JOKERS == _NIB_JOKERS)
+    _kicker_ways(ways, popcount(ones), popcount(twos), popcount(twos & rules[R_PAIR_TOPS]),
                  popcount(ge_tops(h, 3) & _NIB_NON_JOKERS), rocket)
     return n + popcount((starts >> cut) << cut) * ways[_KICKER_WAYS[kind]]
 
 
+def answer_fields(a):
+    """Work out the rules array ``a``'s derived entries (``layout.R_BOMBS_CLOSED`` on) from
+    those before them, for :func:`count_answers`: whether every bomb has a closed form
+    (rank bombs of at most 8 cards or none, a joker bomb of every joker, lone jokers or
+    none), the ranks that pair, and each kind's core ranks as one pass counts them."""
+    bmin, bmax, max_move = a[R_BOMB_MIN], a[R_BOMB_MAX], a[R_MAX_MOVE]
+    a[R_BOMBS_CLOSED] = a[R_JOKER_BOMBS] != JOKER_BOMBS_ANY and 2 * a[R_DECKS] <= max_move \
+        and (bmin <= 0 or bmin <= bmax <= min(8, max_move))
+    a[R_PAIR_TOPS] = _NIB_NON_JOKERS | (_NIB_JOKERS if a[R_JOKER_PAIRS] else 0)
+    for kind in range(N_KINDS):
+        if kind == PASS or KINDS[kind, K_BOMB] or not a[R_KINDS] >> kind & 1:
+            ranks = 0
+        elif (1 << kind) & _WINGED:
+            ranks = -1
+        elif KINDS[kind, K_CHAIN_MIN] >= 0:
+            ranks = _nib_span.py_func(a[R_CHAIN_LOW], a[R_CHAIN_HIGH])
+        elif kind == PAIR:
+            ranks = a[R_PAIR_TOPS]
+        else:
+            ranks = _NIB_NON_JOKERS | (_NIB_JOKERS if kind == SOLO and a[R_JOKER_SOLOS] else 0)
+        a[R_ANSWER_RANKS + kind] = ranks
+
+
 @leaf
-def _winged_answers(h, rules, kind, above, length, above2):
+def _winged_answers(h, rules, kind, above, length, cards):
     """The answers of ``count_answers`` to a chain with wings (or a chain of no length),
     bombs aside."""
+    above2 = trio_top(cards, above, length) if kind == SPACESHIP else -1
     if length <= 0:
         return count_moves(h, rules, query(kind, length, 0, above, above2, NO_BOMBS))
     if length < rules[KINDS[kind, K_CHAIN_MIN]] or link_size(kind) * length > \

@@ -16,7 +16,7 @@ from fastdou.kernels.layout import (
     BIG_JOKER, BOMB, BOMB_ORDER_RANK, CARRIER, COUNT_BITS, COUNT_MASK, DRESS, FOUR_TWO_PAIR,
     FOUR_TWO_SOLO, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY,
     JOKER_BOMBS_LONE, K_BOMB, K_CHAIN_MIN, K_CORE, K_KICKERS, KINDS, N_KINDS, PAIR, PAIR_CHAIN,
-    PASS, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN,
+    PASS, PLANE_PAIR, PLANE_SOLO, QUAD, QUAD_CHAIN, QUAD_TRIO, R_BOMB_MAX, R_BOMB_MIN, RANK_2,
     R_BOMB_ORDER, R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECKS, R_JOKER_BOMBS,
     R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_WING_TRIO, ROCKET,
     SMALL_JOKER, SOLO, SOLO_CHAIN, SPACESHIP, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
@@ -431,6 +431,19 @@ def _chains(out, n, h, rules, sc, kind, chain, starts):
                 n = _wings(out, n, (core, kind, top, length), _spread(cand), cand, group,
                            False, 0)
     return n
+
+
+@kernel
+def trio_top(cards, quad_top, length):
+    """The top rank of a spaceship's trio chain (its cards less the quad chain of ``length``
+    links topping at ``quad_top``)."""
+    rest = np.uint64(cards)
+    for r in range(quad_top - length + 1, quad_top + 1):
+        rest -= unit(r, 4)
+    for r in range(RANK_2, -1, -1):
+        if count(rest, r) >= 3:
+            return r
+    return -1
 
 
 @leaf

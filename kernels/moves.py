@@ -7,17 +7,17 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.counting import count_answers, quiet_call
+from fastdou.kernels.counting import count_answers
 from fastdou.kernels.generate import (
     ANY, FOURS_KINDS, NO_KIND, _bombs, _fours, _same_rank, bomb_power, bomb_query,
-    chains_of, emit, is_bomb_kind, lead_query, query, scan, wanted,
+    chains_of, emit, is_bomb_kind, lead_query, query, scan, trio_top, wanted,
 )
 from fastdou.kernels.jit import inline_leaf, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (
     INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, K_CHAIN_MIN, K_CORE, KINDS, N_KINDS, PAIR,
-    PASS, QUAD, R_DECK, RANK_2, REC_CARDS, REC_INFO, REC_WIDTH, SOLO, SPACESHIP, TRIO,
+    PASS, QUAD, R_DECK, REC_CARDS, REC_INFO, REC_WIDTH, SOLO, SPACESHIP, TRIO,
 )
-from fastdou.kernels.packing import contains, count, size, unit
+from fastdou.kernels.packing import contains, size
 
 
 @kernel
@@ -42,18 +42,6 @@ def length_of(info):
 def new_moves(capacity):
     """An empty move array with room for ``capacity`` records."""
     return np.empty((capacity, REC_WIDTH), np.uint64)
-
-
-@kernel
-def _trio_top(cards, quad_top, length):
-    """The top rank of a spaceship's trio chain (the cards less its quad chain)."""
-    rest = np.uint64(cards)
-    for r in range(quad_top - length + 1, quad_top + 1):
-        rest -= unit(r, 4)
-    for r in range(RANK_2, -1, -1):
-        if count(rest, r) >= 3:
-            return r
-    return -1
 
 
 @inline_leaf
@@ -138,7 +126,7 @@ def response_query(last, rules):
         return bomb_query(bomb_power(last[REC_CARDS], kind, rank_of(info), rules))
     rank = rank_of(info)
     length = length_of(info)
-    rank2 = _trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
+    rank2 = trio_top(last[REC_CARDS], rank, length) if kind == SPACESHIP else -1
     return query(kind, length, 0, rank, rank2, -1)
 
 
@@ -146,12 +134,7 @@ def response_query(last, rules):
 def count_responses(hand, last, rules):
     """Number of moves of ``hand`` that beat ``last``, without building them: the one kind
     to count, in closed form (``counting.count_answers``)."""
-    info = last[REC_INFO]
-    cards = last[REC_CARDS]
-    above2 = -1
-    if kind_of(info) == SPACESHIP:
-        above2 = quiet_call(_trio_top, (cards, rank_of(info), length_of(info)))
-    return count_answers(np.uint64(hand), rules, cards, info, above2)
+    return count_answers(np.uint64(hand), rules, last[REC_CARDS], last[REC_INFO])
 
 
 @leaf
@@ -182,7 +165,7 @@ def beats(a, b, rules):
     ra = rank_of(a[REC_INFO])
     rb = rank_of(b[REC_INFO])
     if ka == SPACESHIP and ra == rb:
-        return _trio_top(a[REC_CARDS], ra, la) > _trio_top(b[REC_CARDS], rb, la)
+        return trio_top(a[REC_CARDS], ra, la) > trio_top(b[REC_CARDS], rb, la)
     return ra > rb
 
 
