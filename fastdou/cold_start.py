@@ -4,7 +4,8 @@ On an empty Numba cache, compiling the simulation spends about 13 of its 33 s (t
 EPYC host) on the move generator, ``generate.emit``, reached a few seconds in. With
 :func:`generator_from_helper` around that first compile, a second Python process compiles
 the generator and writes it to the cache meanwhile; this process, when it first needs the
-generator, waits for the helper and loads it from the cache. The code is the same either
+generator, compiles what the engine needs after it (:func:`engine_parts`) until the helper is
+done, then loads the generator from the cache. The code is the same either
 way (a function loaded from the cache is linked into its callers as one compiled here).
 If the helper cannot help (one core, a cache that cannot be written, a helper that fails),
 this process compiles the generator itself, as without it.
@@ -31,6 +32,26 @@ def generator_signature():
     from fastdou.rules import rules
     return (types.uint64, typeof(rules("classic").array), typeof(lead_query()),
             typeof(K.new_moves(1)))
+
+
+def engine_parts():
+    """What the engine compiles after the generator that does not call it, with the types
+    the simulation passes: the moves' application (and through it bidding, doubling,
+    scoring) and the built-in policies. This process compiles them while it waits for the
+    helper; with other types they are compiled again when reached, as without the helper."""
+    import numpy as np
+    from numba import typeof, types
+
+    from fastdou import kernels as K
+    from fastdou.kernels import engine, policies
+    from fastdou.kernels.state import STATE_SIZE
+    from fastdou.rules import rules
+    state = typeof(np.zeros(STATE_SIZE, np.int64))
+    rules_array = typeof(rules("classic").array)
+    moves = typeof(K.new_moves(1))
+    choice = (state, moves, types.int64, types.uint64)
+    return [(engine.apply, (state, rules_array, types.UniTuple(types.uint64, 2), state)),
+            (policies.random_policy, choice), (policies.greedy_policy, choice)]
 
 
 def compile_generator() -> None:
@@ -84,6 +105,10 @@ def generator_from_helper():
     compile_here = emit.compile
 
     def compile_after_helper(sig):
+        for dispatcher, args in engine_parts():    # meanwhile, what comes after it
+            if helper.poll() is not None:
+                break
+            dispatcher.compile(args)
         try:
             helper.wait(WAIT_SECONDS)
         except subprocess.TimeoutExpired:
