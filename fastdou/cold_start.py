@@ -42,13 +42,10 @@ def engine_parts():
     import numpy as np
     from numba import typeof, types
 
-    from fastdou import kernels as K
     from fastdou.kernels import engine, policies
     from fastdou.kernels.state import STATE_SIZE
-    from fastdou.rules import rules
+    _, rules_array, _, moves = generator_signature()
     state = typeof(np.zeros(STATE_SIZE, np.int64))
-    rules_array = typeof(rules("classic").array)
-    moves = typeof(K.new_moves(1))
     choice = (state, moves, types.int64, types.uint64)
     return [(engine.apply, (state, rules_array, types.UniTuple(types.uint64, 2), state)),
             (policies.random_policy, choice), (policies.greedy_policy, choice)]
