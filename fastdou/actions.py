@@ -9,6 +9,8 @@ every phase's 0 action (pass, decline, no). Play order:
   :func:`_rlcard_key`;
 * classic, ``openspiel`` profile: OpenSpiel's player action ids (0 pass, 1..3 bids, plays
   from 4; its deal is chance outcomes, another id space), see :mod:`fastdou.openspiel_ids`;
+  house rules that select the landlord otherwise (other bids, calls, doubles) have actions
+  OpenSpiel has no id for, and take the order below;
 * every other table: by (kind, chain length, rank, cards).
 """
 
@@ -78,6 +80,9 @@ def _canonical_order(records: np.ndarray) -> np.ndarray:
     return np.lexsort((records[:, 0], rank, length, kind))
 
 
+OPENSPIEL_BIDS = ["bid_1", "bid_2", "bid_3"]     # OpenSpiel's only selection actions
+
+
 class ActionTable:
     """The ids of one preset's actions. Build it with :func:`action_table`."""
 
@@ -85,7 +90,7 @@ class ActionTable:
         self.rules = rules
         universe = _universe(rules)
         if rules.name == "classic" and rules.profile == "openspiel" and rules.players == 3 \
-                and _openspiel_ids is not None:
+                and _openspiel_ids is not None and self._selection_names() == OPENSPIEL_BIDS:
             from fastdou.openspiel_ids import OPENSPIEL_PASS, OPENSPIEL_SIZE
             play_ids = _openspiel_ids(universe)
             size, pass_id = OPENSPIEL_SIZE, OPENSPIEL_PASS

@@ -32,11 +32,13 @@ _ONE_DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
 
 
 def _deck(rules) -> np.ndarray:
-    return _ONE_DECK if rules is None else rules.deck
+    from fastdou.rules import as_rules         # (rules imports this module)
+    return _ONE_DECK if rules is None else as_rules(rules).deck
 
 
 def _deck_name(rules) -> str:
-    return "one deck" if rules is None else f"the {rules.name} deck"
+    from fastdou.rules import as_rules
+    return "one deck" if rules is None else f"the {as_rules(rules).name} deck"
 
 
 def _from_text(text: str) -> np.ndarray:
@@ -145,6 +147,8 @@ def from_rlcard(text: str, rules=None) -> np.ndarray:
 
 def from_douzero(values, rules=None) -> np.ndarray:
     """Counts of a DouZero integer list."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InvalidCardsError(f"a DouZero hand is a list of card values, not {short(values)}")
     return parse(list(values), rules)
 
 

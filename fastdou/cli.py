@@ -29,12 +29,20 @@ class _UsageError(Exception):
     pass
 
 
-class _Terminated(Exception):
-    """SIGTERM, raised where the program stands so that cleanup runs."""
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program stands so that cleanup runs (a BaseException, like
+    KeyboardInterrupt: no ``except Exception`` on the way may take it for an error)."""
 
 
 def _on_sigterm(signum, frame):
     raise _Terminated()
+
+
+def _finishing() -> None:
+    """Ignore SIGINT and SIGTERM from here on (until :func:`main` returns): the run's file
+    is complete, and only its summary is left to print."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _rules(args):
@@ -149,7 +157,7 @@ def _cmd_simulate(args) -> int:
     names = policy_names(args.policy, r.players) if isinstance(args.policy, str) \
         or len(args.policy) == r.players else ()
     writer = ResultWriter(args.out, r, metadata(r, args.seed, names, 0, args.deals)) \
-        if args.out else None
+        if args.out is not None else None
     try:
         compiled(r, args.policy)
         bar = _bar(args.deals)
@@ -162,6 +170,7 @@ def _cmd_simulate(args) -> int:
             bar.close()
         if writer:
             writer.close()
+            _finishing()                 # the file is complete: no signal says otherwise
     finally:
         if writer:
             writer.discard()             # a no-op once closed: never a partial file
@@ -181,7 +190,7 @@ def _print_summary(args, r, summary, policies) -> None:
     else:
         print(f"{r.name} ({r.profile}), policies {text}, seed {args.seed}")
         print(summary.text())
-        if args.out:
+        if args.out is not None:
             print(f"per-deal results written to {args.out}")
 
 
@@ -397,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Run the command line; returns the exit status (2 for bad input, 130 / 143 when
     interrupted by SIGINT / SIGTERM)."""
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm), signal.getsignal(signal.SIGINT)
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
@@ -418,7 +427,9 @@ def main(argv=None) -> int:
         print("fastdou: terminated", file=sys.stderr)
         return 143
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous[0])
+        if previous[1] is not None:            # None: set outside Python
+            signal.signal(signal.SIGINT, previous[1])
 
 
 if __name__ == "__main__":

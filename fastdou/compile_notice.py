@@ -67,6 +67,11 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
                 said.set()
                 print(text, file=stream, flush=True)
 
+    if user is not None:
+        from fastdou.simulation import import_policy, njit_policy
+        for p in policies if isinstance(policies, (list, tuple)) else [policies]:
+            if isinstance(p, str) and ":" in p:
+                njit_policy(import_policy(p))     # a bad path fails before the notice
     if user is not None or _cache_missing():
         notice()
     timer = threading.Timer(after, notice)

@@ -228,8 +228,9 @@ class Game:
 
         Bidding opens with seat ``first``. Marked-card rules (five_player) take
         ``landlords=(bright, dark)`` instead (``dark == bright``: a lone landlord) and
-        optionally ``marked``, the marked card's rank (a token such as ``"7"``; the dark
-        landlord's first play holding that rank then reveals it, RULES.md §4.5). Redeals,
+        optionally ``marked``, the marked card's rank (a token such as ``"7"``, or its index,
+        0 for 3; the dark landlord's first play holding that rank then reveals it, RULES.md
+        §4.5). Redeals,
         if nobody takes the landlord, deal from ``seed``. ``start="play"``: seat
         ``landlord`` (default 0) takes the kitty and leads at once (see :meth:`new`).
         """
@@ -265,9 +266,16 @@ class Game:
                                 f"{rules.name} bids")
         mark = -1
         if marked is not None:
-            if marked not in _cards.TOKENS[:S.N_SUITED_RANKS]:
-                raise ArgumentError(f"marked is a non-joker rank token, not {short(marked)}")
-            mark = _cards.TOKENS.index(marked)
+            suited = _cards.TOKENS[:S.N_SUITED_RANKS]
+            if isinstance(marked, str) and len(marked) == 1 and marked.upper() in suited:
+                mark = suited.index(marked.upper())
+            elif not isinstance(marked, (str, bool)) and is_whole(marked) \
+                    and 0 <= int(marked) < len(suited):
+                mark = int(marked)
+            else:
+                raise ArgumentError(f"marked is a non-joker rank: a token such as '7' or its "
+                                    f"index 0..{len(suited) - 1}, not {short(marked)}")
+            marked = suited[mark]
             holders = [s for s in {bright, dark} if counts[s][mark] == 0]
             if holders:
                 raise InvalidCardsError(f"landlord seat {holders[0]} holds no {marked}, "
@@ -627,8 +635,9 @@ class Game:
         size = int(KE.encoding_size(self.rules.array))
         if out is None:
             out = np.empty(size, np.int8)
-        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)):
-            raise ArgumentError(f"out is an int8 array of shape ({size},)")
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)
+                  and out.flags.c_contiguous and out.flags.writeable):
+            raise ArgumentError(f"out is a writeable, contiguous int8 array of shape ({size},)")
         KE.encode(self._state, self.rules.array, seat, out)
         return out
 

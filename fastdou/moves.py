@@ -153,7 +153,7 @@ class Move:
         if not isinstance(text, str):
             raise IllegalMoveError(f"a move's text must be a str, not {short(text)}")
         counts = _cards.parse(text.replace("+", ""), _two_decks())
-        return cls(_cards.pack(counts), kind, rank, length)
+        return cls(_cards.pack(counts), _kind_named(kind), rank, length)
 
     @classmethod
     def parse(cls, text: str, rules: RulesLike = "classic", *,

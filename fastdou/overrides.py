@@ -29,7 +29,7 @@ SETTABLE = tuple(k for k in _TYPES if k not in ("name", "profile"))
 
 def _whole(field, text):
     t = text.strip()
-    if not t.lstrip("+-").isdigit() or len(t) > 20:
+    if not t.lstrip("+-").isdecimal() or not t.lstrip("+-").isascii() or len(t) > 20:
         raise RulesError(f"{field} must be a whole number, not {short(text)}")
     return int(t)
 

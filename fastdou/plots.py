@@ -146,9 +146,12 @@ def _share_panel(ax, data, labels, colours):
 def _check_path(path):
     if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).endswith(FORMATS):
         raise ArgumentError(f"a figure file ends in {', '.join(FORMATS)}, not {short(path)}")
-    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
     if not os.path.isdir(folder):
         raise ArgumentError(f"figure folder does not exist: {folder}")
+    if name in FORMATS:
+        raise ArgumentError(f"a figure file needs a name before its extension, not "
+                            f"{short(path)}")
 
 
 def save(fig, path) -> None:
@@ -161,7 +164,11 @@ def save(fig, path) -> None:
     try:
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format=os.path.splitext(path)[1][1:], dpi=110)
+            try:
+                fig.savefig(f, format=os.path.splitext(path)[1][1:], dpi=110)
+            except ValueError as e:     # text matplotlib cannot draw, as a bad $math$ label
+                raise ArgumentError(f"cannot draw the figure: "
+                                    f"{short(str(e).strip().splitlines()[0])}") from None
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -85,6 +85,8 @@ class Position:
         partner = _seat("partner", partner, seats, optional=True)
         if partner is not None and partner == landlord:
             raise PositionError(f"partner {partner} is the landlord itself")
+        if partner is not None and seats < 3:
+            raise PositionError(f"a partner leaves no farmer among {seats} seats")
         to_move = landlord if to_move is None else _seat("to_move", to_move, seats)
         if isinstance(last, Move) and last.is_pass or \
                 isinstance(last, str) and last.strip().lower() in ("pass", "-", ""):
@@ -178,7 +180,7 @@ class Position:
         rules = as_rules(rules)
 
         def number(field, what):
-            if not field.isdigit():
+            if not (field.isascii() and field.isdigit()):
                 raise PositionError(f"{what} must be a seat number, not {field!r}")
             return int(field)
 

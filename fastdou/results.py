@@ -100,9 +100,13 @@ class ResultWriter:
             raise ArgumentError(f"--out names a folder, not a file: {path}")
         if not isinstance(path, str) or not path.endswith(FORMATS):
             raise ArgumentError(f"--out must end in {', '.join(FORMATS)}, not {short(path)}")
-        folder = os.path.dirname(os.path.abspath(path))
+        folder, name = os.path.split(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise ArgumentError(f"--out folder does not exist: {folder}")
+        if name in FORMATS:
+            raise ArgumentError(f"--out needs a name before its extension, not {short(path)}")
+        if len(os.fsencode(name)) > os.pathconf(folder, "PC_NAME_MAX"):
+            raise ArgumentError(f"--out file name is too long for its folder: {short(path)}")
         self.kind = os.path.splitext(path)[1]
         if self.kind == ".parquet":
             self._pq = need("pyarrow.parquet", "parquet")
@@ -190,16 +194,21 @@ class ResultWriter:
         if self._done:
             return
         self._done = True
-        if self._parquet is not None:       # else its __del__ writes to the closed file
+        try:
+            if self._parquet is not None:   # else its __del__ writes to the closed file
+                try:
+                    self._parquet.close()
+                except Exception:
+                    pass
+                self._parquet = None
             try:
-                self._parquet.close()
-            except Exception:
+                self._file.close()          # may fail again, as on a full disk
+            except OSError:
                 pass
-            self._parquet = None
-        self._file.close()
-        self._close_spools()
-        if os.path.exists(self._tmp):
-            os.remove(self._tmp)
+            self._close_spools()
+        finally:
+            if os.path.exists(self._tmp):
+                os.remove(self._tmp)
 
     def _close_spools(self) -> None:
         for spool, _ in self._spools.values():
@@ -308,6 +317,8 @@ def load_results(path: str) -> SimulationResult:
         arrays = T.per_deal(cols, rules)
         lengths = {len(v) for v in arrays.values()}
         seed, policies, first = int(meta["seed"]), list(meta["policies"]), int(meta["first"])
+        if not all(isinstance(p, str) for p in policies):
+            raise RecordError(f"{short(path)} names its policies wrongly: {short(policies)}")
     except FastdouError:
         raise
     except Exception as e:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,6 +21,7 @@ from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
 from fastdou.kernels.counting import answer_fields
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
+from fastdou.kernels.state import SCORE_UNIT
 from fastdou.kinds import Kind
 
 # Not kinds a rule set enables: the pass, and the bombs (sized by the bomb fields).
@@ -294,6 +296,24 @@ class Rules:
                 "(scoring='team')")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
+        if self.score_bits() > 62:
+            bad(f"bomb_factors {self.bomb_factors} and joker_bomb_factor "
+                f"{self.joker_bomb_factor} can multiply a score to about "
+                f"2**{self.score_bits():.0f}, past the 2**62 scores hold; lower them")
+
+    def score_bits(self) -> float:
+        """An upper bound of log2 of any score in ``SCORE_UNIT``s: each rank's cards split
+        into the bombs whose factors multiply most, every joker a bomb at its factor, every
+        double, grab and the spring, the highest bid, paid by every other seat."""
+        lo, hi = (self.bomb_min, self.bomb_max) if self.bomb_min else (1, 0)
+        best = [1] * (int(self.deck.max()) + 1)     # best[c]: the most c cards of a rank give
+        for c in range(1, len(best)):
+            best[c] = max([best[c - 1]] + [self.bomb_factors[k] * best[c - k]
+                                           for k in range(max(lo, 1), min(hi, c) + 1)])
+        bits = sum(math.log2(best[int(n)]) for n in self.deck[:L.SMALL_JOKER])
+        bits += int(self.deck[L.SMALL_JOKER:].sum()) * math.log2(self.joker_bomb_factor)
+        return bits + 2 * self.players + self.max_grabs + 3 + \
+            math.log2(max(self.max_bid, 1) * self.players * SCORE_UNIT)
 
 
 # Kicker profiles of the one-deck presets (docs/rules.md §2.2, §5).

@@ -31,19 +31,31 @@ PER_DEAL_MAX = 10_000_000     # deals kept in memory by per_deal=True (~1.5 GB);
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 
 
-def _check_user_policy(fn, rules):
-    """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
+def njit_policy(fn):
+    """``fn`` if it is an ``@njit`` function, else a PolicyError."""
     if not isinstance(fn, numba.core.registry.CPUDispatcher):
         raise PolicyError(f"a policy function must be compiled with @numba.njit, not "
                           f"{short(fn)}")
+    return fn
+
+
+def _first_line(e):
+    return short((str(e).splitlines() or [type(e).__name__])[0])
+
+
+def _check_user_policy(fn, rules):
+    """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
+    njit_policy(fn)
     state = np.zeros(S.STATE_SIZE, np.int64)
     actions = np.zeros((2, 2), np.uint64)
     try:
         out = fn(state, actions, 2, np.uint64(1))
-    except Exception as e:   # typing errors, or a policy that fails on a plain input
+    except (numba.core.errors.NumbaError, TypeError) as e:     # typing, or arity
         raise PolicyError(f"policy {fn.__name__} does not take (state, actions, n, rng): "
-                          f"{short((str(e).splitlines() or [type(e).__name__])[0])}") \
-            from None
+                          f"{_first_line(e)}") from None
+    except Exception as e:   # the policy's own error, on a plain input
+        raise PolicyError(f"policy {fn.__name__} raised {type(e).__name__} on a trial call "
+                          f"(a zero state, two actions): {_first_line(e)}") from None
     if not (isinstance(out, tuple) and len(out) == 2
             and all(isinstance(v, (int, np.integer)) for v in out)):
         raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {short(out)}")
@@ -52,8 +64,7 @@ def _check_user_policy(fn, rules):
     except Exception as e:
         raise PolicyError(f"policy {fn.__name__} does not compile as (int64[:] state, "
                           f"uint64[:, :] actions, int64 n, uint64 rng) -> (int64, uint64): "
-                          f"{short((str(e).splitlines() or [type(e).__name__])[0])}") \
-            from None
+                          f"{_first_line(e)}") from None
 
 
 def import_policy(path: str):
@@ -70,7 +81,7 @@ def import_policy(path: str):
         fn = importlib.import_module(module.strip())
         for part in name.strip().split("."):
             fn = getattr(fn, part)
-    except Exception as e:          # ImportError, AttributeError, or the module's own error
+    except (Exception, SystemExit) as e:    # ImportError, AttributeError, the module's own
         raise PolicyError(f"cannot import policy {short(path)}: {type(e).__name__}: "
                           f"{short(str(e))}") from None
     if not callable(fn):

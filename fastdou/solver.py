@@ -12,6 +12,7 @@ import dataclasses
 import numbers
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 import numba
@@ -134,6 +135,29 @@ class _Timer:
             self.timer.cancel()
 
 
+_searcher = None                 # the main thread's searches run here (see _interruptible)
+
+
+def _interruptible(search, stop):
+    """``search()``; from the main thread, on a worker while the main thread waits, so that
+    Ctrl-C (or an exception a signal handler raises) reaches it: then ``stop()`` sets the
+    flag the kernels poll, the search returns within a few thousand nodes, and the
+    exception goes on. Other threads run the search themselves (no signal reaches them)."""
+    global _searcher
+    if threading.current_thread() is not threading.main_thread():
+        return search()
+    if _searcher is None:
+        _searcher = ThreadPoolExecutor(1, thread_name_prefix="fastdou-search")
+    future = _searcher.submit(search)
+    try:
+        return future.result()
+    except BaseException:
+        if not future.done():
+            stop()
+            wait([future])
+        raise
+
+
 def solve(position: Position | str | Game, *, max_nodes: int | None = None,
           time_limit: float | None = None, threads: int = 1,
           table_size: int = DEFAULT_TABLE) -> Solution:
@@ -164,28 +188,31 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
         ctl[:, _solver.C_MAX_NODES] = -(-int(max_nodes) // groups)
     keys, vals = _take_table(groups, size, width)
     timer = _Timer(ctl, time_limit)
-    work = _solver.new_work(arr)
-    try:
+
+    def search():
+        work = _solver.new_work(arr)
         if groups == 1:
             _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results,
                                work)
         else:
-            before = numba.get_num_threads()
+            before = numba.get_num_threads()       # per thread: set where the search runs
             numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
             try:
                 _solver.solve_root_parallel(arr, rules.array, moves, keys, vals, ctl,
                                             results)
             finally:
                 numba.set_num_threads(before)
-        line = None
-        if (results >= 0).all():
-            out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
-            if max_nodes is not None:
-                ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
-            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
-                                           work)
-            if plies >= 0:
-                line = tuple(Move.from_record(r) for r in out[:plies])
+        if (results < 0).any():
+            return None
+        out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
+        if max_nodes is not None:
+            ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
+        plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
+                                       work)
+        return tuple(Move.from_record(r) for r in out[:plies]) if plies >= 0 else None
+
+    try:
+        line = _interruptible(search, lambda: _Timer._stop(ctl))
     finally:
         timer.cancel()
         _give_back(keys, vals)
@@ -212,7 +239,9 @@ def perft(position: Position | str | Game, depth: int) -> int:
     depth = _depth(depth)
     if depth == 0:
         return 1
-    return int(_solver.perft(pos.array(), pos.rules.array, depth))
+    arr, rules, stop = pos.array(), pos.rules.array, np.zeros(1, np.int64)
+    return int(_interruptible(lambda: _solver.perft_until(arr, rules, depth, stop),
+                              lambda: stop.fill(1)))
 
 
 def perft_divide(position: Position | str | Game, depth: int) -> dict:
@@ -224,8 +253,9 @@ def perft_divide(position: Position | str | Game, depth: int) -> dict:
         raise LimitError("perft_divide needs depth >= 1")
     arr = pos.array()
     moves = _actions(arr, pos.rules)
-    out = np.zeros(len(moves), np.int64)
-    _solver.perft_divide(arr, pos.rules.array, depth, moves, out)
+    out, stop = np.zeros(len(moves), np.int64), np.zeros(1, np.int64)
+    _interruptible(lambda: _solver.perft_divide(arr, pos.rules.array, depth, moves, out, stop),
+                   lambda: stop.fill(1))
     return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
 
 

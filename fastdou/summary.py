@@ -35,7 +35,8 @@ def wilson(k: int, n: int, z: float = Z95):
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
+    # It always holds p; clamped, so that rounding at p = 0 or 1 cannot put p outside.
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 def _sum_squares(a: np.ndarray) -> int:

@@ -136,7 +136,34 @@ def per_deal(table: dict, rules: Rules) -> dict:
     out["scores"] = np.stack([np.asarray(table[f"score_{s}"], np.float64)
                               for s in range(rules.players)], axis=1)
     out["deal"] = np.asarray(table["deal"]).astype(np.int64)
+    _check_values(out, rules)
     return out
+
+
+_SEATS = ("landlord", "partner", "out")          # a seat, or -1 (none)
+_COUNTS = ("bid", "multiplier", "bombs", "rockets", "plays", "actions", "redeals", "grabs",
+           "doubles", "reveals", "deal")
+
+
+def _check_values(out: dict, rules: Rules) -> None:
+    """What no simulation writes: columns of other lengths or shapes, codes and seats out
+    of range, negative counts, scores that are not finite."""
+    n = len(out["deal"])
+    for name, a in out.items():
+        shape = (n, rules.players) if name == "scores" else (n,)
+        if a.shape != shape:
+            raise RecordError(f"column {name} has shape {a.shape}, not {shape}")
+    bad = [f"{name} outside 0..{len(cats) - 1}" for name, cats in CATEGORIES.items()
+           if n and not ((out[name] >= 0) & (out[name] < len(cats))).all()]
+    bad += [f"{name} outside -1..{rules.players - 1}" for name in _SEATS
+            if n and not ((out[name] >= -1) & (out[name] < rules.players)).all()]
+    bad += [f"negative {name}" for name in _COUNTS if n and out[name].min() < 0]
+    if n and (out["team"] >> rules.players).any():
+        bad.append("team_* columns past the players")
+    if not np.isfinite(out["scores"]).all():
+        bad.append("scores that are not finite")
+    if bad:
+        raise RecordError(f"results hold values no simulation writes: {', '.join(bad)}")
 
 
 def _ints(name, values):

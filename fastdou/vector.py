@@ -132,6 +132,19 @@ def _seat_codes(opponents, rules):
     return codes, user
 
 
+def _guarded(user):
+    """``user`` as a policy that returns index -1 where it raises: an exception raised in
+    a parallel region is printed by Numba and lost, and the batch would play on."""
+    @numba.njit
+    def guarded(state, actions, n, rng):
+        try:
+            return user(state, actions, n, rng)
+        except Exception:
+            return np.int64(-1), rng
+    guarded.compile(P.POLICY_SIGNATURE)
+    return guarded
+
+
 class VectorEnv:
     """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
 
@@ -155,7 +168,8 @@ class VectorEnv:
                                 "seat 0, so it needs start='play'")
         self.observation_size, self._encode = encoder(encoding, self.rules)
         self._codes, self._user = _seat_codes(opponents, self.rules)
-        self._functions = (KV.FunctionArg(self._user or P.no_user_policy, P.POLICY_SIGNATURE),
+        policy = P.no_user_policy if self._user is None else _guarded(self._user)
+        self._functions = (KV.FunctionArg(policy, P.POLICY_SIGNATURE),
                            KV.FunctionArg(self._encode, KV.ENCODE_SIGNATURE))
         self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))
         self.table = action_table(self.rules)
@@ -262,18 +276,11 @@ class VectorEnv:
 
     def _run(self, kernel, *args) -> None:
         """Run a batch kernel (inside ``_threads``), then pack the legal ids."""
-        try:
-            kernel(*args)
-        except Exception as e:
-            if self._user is None:
-                raise
-            cause = e.__cause__ or e.__context__ or e
-            raise PolicyError(f"policy {self._user.__name__} raised "
-                              f"{type(cause).__name__}: {short(str(cause))}") from None
+        kernel(*args)           # a user policy that raises returns -1 (``_guarded``)
         if self._errors.any():
             i = int(np.flatnonzero(self._errors)[0])
-            raise PolicyError(f"game {i}: a policy returned an index outside the legal "
-                              f"actions (reset the env)")
+            raise PolicyError(f"game {i}: a policy raised or returned an index outside the "
+                              f"legal actions (reset the env)")
         np.cumsum(self._counts, out=self._offsets[1:])
         total = int(self._offsets[-1])
         if total > len(self._flat):
@@ -284,9 +291,9 @@ class VectorEnv:
         np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
 
     def _info(self) -> dict:
-        ids = self._flat[:self._offsets[-1]]
-        ids.flags.writeable = False
-        return {"seat": self._seats, "legal_ids": ids, "legal_offsets": self._offsets,
+        ids, offsets = self._flat[:self._offsets[-1]], self._offsets.view()
+        ids.flags.writeable = offsets.flags.writeable = False   # the env reads them back
+        return {"seat": self._seats, "legal_ids": ids, "legal_offsets": offsets,
                 "deal": self._deals, "final_obs": self._final_obs,
                 "_final_obs": self._terminated, "final_scores": self._final_scores,
                 "final_deal": self._final_deals}

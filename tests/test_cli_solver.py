@@ -1,9 +1,15 @@
 """``fastdou solve`` and ``fastdou perft``: output people read, JSON, bad input (exit 2)."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+import fastdou
 from fastdou.cli import main
 
 
@@ -70,3 +76,41 @@ def test_bad_input_one_line_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.startswith("fastdou: error: ") and err.count("\n") == 1
+
+
+READY = ("import sys, fastdou.cli; print('ready', file=sys.stderr, flush=True); "
+         "sys.exit(fastdou.cli.main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("argv,sig,status,message", [
+    (["perft", "448999TJJQQAR", "336688TAA22B", "--depth", "40"], signal.SIGINT, 130,
+     "fastdou: interrupted"),
+    (["perft", "448999TJJQQAR", "336688TAA22B", "--depth", "40", "--divide"],
+     signal.SIGTERM, 143, "fastdou: terminated"),
+    (["solve", "4RK86TQQ77573A5AT", "Q59AQ9392J6J244B3", "JJ5682KK8K397A6TT"],
+     signal.SIGTERM, 143, "fastdou: terminated"),
+    (["solve", "4RK86TQQ77573A5AT", "Q59AQ9392J6J244B3", "JJ5682KK8K397A6TT", "--threads",
+      "2"], signal.SIGINT, 130, "fastdou: interrupted"),
+])
+def test_signals_stop_a_long_search(argv, sig, status, message):
+    """Searches that would run for hours stop at Ctrl-C or SIGTERM within seconds: the
+    compiled search polls a flag that the waiting main thread sets."""
+    proc = subprocess.Popen([sys.executable, "-c", READY, *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr.readline().strip() == "ready"
+    time.sleep(3.0)                                 # into the search (compiled or cached)
+    assert proc.poll() is None
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == status and err.strip() == message and out == ""
+
+
+def test_searches_from_other_threads():
+    """Off the main thread a search runs where it is called (no signal can reach it):
+    several at once give what the main thread gives."""
+    pos = fastdou.Position(["33345AR", "QK222B"])
+    with ThreadPoolExecutor(2) as pool:
+        perfts = list(pool.map(lambda d: fastdou.perft(pos, d), [6, 6, 5]))
+        solved = pool.submit(fastdou.solve, fastdou.Position(["3455KK", "345522"])).result()
+    assert perfts == [fastdou.perft(pos, 6)] * 2 + [fastdou.perft(pos, 5)]
+    assert solved.winning_moves == fastdou.solve(fastdou.Position(["3455KK", "345522"])).winning_moves

@@ -546,6 +546,10 @@ def test_simulate_rejects_bad_arguments():
     def float_index(state, actions, n, rng):
         return 0.5
 
+    @njit
+    def raises(state, actions, n, rng):
+        raise ValueError("inside")
+
     for deals in (0, -3, 2.5, True):
         with pytest.raises(ValueError, match="deals must be"):
             fastdou.simulate(deals)
@@ -557,6 +561,8 @@ def test_simulate_rejects_bad_arguments():
         fastdou.simulate(10, "classic", plain)
     with pytest.raises(PolicyError, match="does not take"):
         fastdou.simulate(10, "classic", two_args)
+    with pytest.raises(PolicyError, match="raises raised ValueError on a trial call.*inside"):
+        fastdou.simulate(10, "classic", raises)
     with pytest.raises(PolicyError, match="must return"):
         fastdou.simulate(10, "classic", float_index)
     with pytest.raises(PolicyError, match="2 policies for 3 seats"):

@@ -79,6 +79,8 @@ def test_comparison_figure_and_command_line(tmp_path, capsys):
     (["plot", "FILE", "-o", "r.txt"], "figure file ends in"),
     (["plot", "FILE", "-o", "/no/such/dir/r.png"], "does not exist"),
     (["plot", "FILE", "FILE", "-o", "r.png", "--labels", "one"], "one text label"),
+    (["plot", "FILE", "-o", ".png"], "name before its extension"),
+    (["plot", "FILE", "-o", "r.png", "--labels", "$x^$"], "cannot draw the figure"),
 ])
 def test_plot_errors_are_one_line(tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
@@ -89,3 +91,14 @@ def test_plot_errors_are_one_line(tmp_path, capsys, monkeypatch, argv, message):
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
     assert sorted(os.listdir(tmp_path)) == ["f.csv"]
+
+
+def test_rates_of_one_or_zero_plot():
+    """Every decided deal won by the landlord (rate 1, as small runs give per bid): the
+    95% interval still holds the rate, and the figure draws."""
+    res = fastdou.simulate(300, "classic", per_deal=True)
+    res.per_deal["winner"][:] = 0
+    for k, n in ((0, 7), (7, 7), (0, 1), (1, 1), (300, 300)):
+        lo, hi = fastdou.summary.wilson(k, n)
+        assert 0 <= lo <= k / n <= hi <= 1
+    assert bars(res.plot().axes[1], 0) == [1.0] * len(bars(res.plot().axes[1], 0))

@@ -372,7 +372,7 @@ def out_of_range(state, actions, n, rng):
 
 def test_a_bad_policy_is_named():
     env = VectorEnv("classic", 3, opponents=[None, out_of_range, out_of_range])
-    with pytest.raises(fastdou.PolicyError, match=r"game \d+: a policy returned"):
+    with pytest.raises(fastdou.PolicyError, match=r"game \d+: a policy raised or returned an index outside"):
         env.reset()
 
 
