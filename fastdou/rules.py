@@ -296,10 +296,11 @@ class Rules:
                 "(scoring='team')")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
-        if self.score_bits() > 62:
+        bits = self.score_bits()
+        if bits > 62:
             bad(f"bomb_factors {self.bomb_factors} and joker_bomb_factor "
                 f"{self.joker_bomb_factor} can multiply a score to about "
-                f"2**{self.score_bits():.0f}, past the 2**62 scores hold; lower them")
+                f"2**{bits:.0f}, past the 2**62 scores hold; lower them")
 
     def score_bits(self) -> float:
         """An upper bound of log2 of any score in ``SCORE_UNIT``s: each rank's cards split

@@ -153,12 +153,14 @@ def _check_values(out: dict, rules: Rules) -> None:
         shape = (n, rules.players) if name == "scores" else (n,)
         if a.shape != shape:
             raise RecordError(f"column {name} has shape {a.shape}, not {shape}")
+    if n == 0:
+        return
     bad = [f"{name} outside 0..{len(cats) - 1}" for name, cats in CATEGORIES.items()
-           if n and not ((out[name] >= 0) & (out[name] < len(cats))).all()]
+           if not ((out[name] >= 0) & (out[name] < len(cats))).all()]
     bad += [f"{name} outside -1..{rules.players - 1}" for name in _SEATS
-            if n and not ((out[name] >= -1) & (out[name] < rules.players)).all()]
-    bad += [f"negative {name}" for name in _COUNTS if n and out[name].min() < 0]
-    if n and (out["team"] >> rules.players).any():
+            if not ((out[name] >= -1) & (out[name] < rules.players)).all()]
+    bad += [f"negative {name}" for name in _COUNTS if out[name].min() < 0]
+    if (out["team"] >> rules.players).any():
         bad.append("team_* columns past the players")
     if not np.isfinite(out["scores"]).all():
         bad.append("scores that are not finite")
