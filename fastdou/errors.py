@@ -42,3 +42,8 @@ class RecordError(FastdouError):
 class PositionError(FastdouError):
     """A position that cannot arise in play: cards beyond the deck, a seat out of range, a
     move to beat that is not a legal move, or one without the seat that made it."""
+
+
+class MissingExtraError(FastdouError, ImportError):
+    """An optional dependency that is not installed; the message names the extra that
+    installs it (also an ``ImportError``, as an import that fails is)."""

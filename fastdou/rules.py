@@ -53,6 +53,10 @@ _CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_
                         "four_two_solo", "four_two_pair")
 
 
+_TYPE_NAMES = {int: "an int", bool: "a bool", str: "a str", tuple: "a tuple",
+               frozenset: "a frozenset"}
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every rule that varies between the games of the family, as one frozen value
@@ -218,7 +222,7 @@ class Rules:
             value, default = getattr(self, f.name), getattr(Rules, f.name)
             if type(default) in (int, bool, str, tuple, frozenset) and \
                     type(value) is not type(default):
-                bad(f"{f.name} must be a {type(default).__name__}, not {short(value)}")
+                bad(f"{f.name} must be {_TYPE_NAMES[type(default)]}, not {short(value)}")
         if not self.name or len(self.name) > 64:
             bad("name must be 1 to 64 characters")
         if self.decks not in (1, 2):

@@ -260,3 +260,11 @@ def test_seated_rules_keep_every_pattern(name):
         assert r.players == seats and r.max_move == base.max_move
         assert (r.array[:L.R_PLAYERS] == base.array[:L.R_PLAYERS]).all()
         assert r.array[L.R_JOKER_SOLOS] == base.array[L.R_JOKER_SOLOS]
+
+
+def test_a_field_of_the_wrong_type_is_named_with_its_article():
+    classic = fastdou.rules("classic")
+    with pytest.raises(fastdou.RulesError, match="decks must be an int, not '2'"):
+        dataclasses.replace(classic, decks="2")
+    with pytest.raises(fastdou.RulesError, match="name must be a str, not 3"):
+        dataclasses.replace(classic, name=3)

@@ -35,9 +35,12 @@ from __future__ import annotations
 
 import secrets
 
-import gymnasium
 import numpy as np
-import pettingzoo
+
+from fastdou.extras import need
+
+gymnasium = need("gymnasium", "rl")
+pettingzoo = need("pettingzoo", "rl")
 from gymnasium import spaces
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import AECEnv

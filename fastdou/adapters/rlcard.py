@@ -55,6 +55,10 @@ import functools
 from collections import OrderedDict
 
 import numpy as np
+
+from fastdou.extras import need
+
+need("rlcard", "rl")
 from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
 
