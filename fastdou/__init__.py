@@ -6,30 +6,96 @@
 ['444+3', '444+5', '444+B', '444+R', 'BR']
 """
 
-from fastdou import cards
-from fastdou.actions import ActionTable, action_table
-from fastdou.errors import (AmbiguousMoveError, ArgumentError, FastdouError, GameStateError,
-                            IllegalMoveError, InvalidCardsError, PolicyError, PositionError,
-                            RecordError, RulesError)
-from fastdou.game import Game, GameResult
-from fastdou.generation import beats, generate_batch, legal_moves
-from fastdou.kinds import Kind
-from fastdou.moves import Move, MoveList, classify
-from fastdou.observation import Observation
-from fastdou.rules import PRESETS, PROFILES, Rules, rules
-from fastdou.compare import Comparison, compare
-from fastdou.position import Position
-from fastdou.results import load_results
-from fastdou.simulation import SimulationResult, Summary, simulate
-from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
-from fastdou.vector import VectorEnv
+import sys
+import types
+from typing import TYPE_CHECKING
+
+# What ``import fastdou`` offers, imported when first used: the command line's signal
+# handling starts before Numba and the kernels are imported (fastdou.interrupts).
+_EXPORTS = {
+    "fastdou.actions": ("ActionTable", "action_table"),
+    "fastdou.errors": ("AmbiguousMoveError", "ArgumentError", "ConcurrentUseError",
+                       "FastdouError", "GameStateError", "IllegalMoveError",
+                       "InvalidCardsError", "MissingExtraError", "OutOfMemoryError",
+                       "PolicyError", "PositionError", "RecordError", "RulesError"),
+    "fastdou.game": ("Game", "GameResult"),
+    "fastdou.generation": ("beats", "generate_batch", "legal_moves"),
+    "fastdou.kinds": ("Kind",),
+    "fastdou.moves": ("Move", "MoveList", "classify"),
+    "fastdou.observation": ("Observation",),
+    "fastdou.rules": ("PRESETS", "PROFILES", "Rules", "rules"),
+    "fastdou.compare": ("Comparison", "compare"),
+    "fastdou.position": ("Position",),
+    "fastdou.results": ("load_results",),
+    "fastdou.simulation": ("SimulationResult", "Summary", "simulate"),
+    "fastdou.solver": ("LimitError", "Solution", "min_plays", "perft", "perft_divide",
+                       "solve"),
+    "fastdou.vector": ("VectorEnv",),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+
+if TYPE_CHECKING:                   # the same names, for type checkers
+    from fastdou import cards
+    from fastdou.actions import ActionTable, action_table
+    from fastdou.errors import (AmbiguousMoveError, ArgumentError, ConcurrentUseError,
+                                FastdouError, GameStateError, IllegalMoveError,
+                                InvalidCardsError, MissingExtraError, OutOfMemoryError,
+                                PolicyError, PositionError, RecordError, RulesError)
+    from fastdou.game import Game, GameResult
+    from fastdou.generation import beats, generate_batch, legal_moves
+    from fastdou.kinds import Kind
+    from fastdou.moves import Move, MoveList, classify
+    from fastdou.observation import Observation
+    from fastdou.rules import PRESETS, PROFILES, Rules, rules
+    from fastdou.compare import Comparison, compare
+    from fastdou.position import Position
+    from fastdou.results import load_results
+    from fastdou.simulation import SimulationResult, Summary, simulate
+    from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
+    from fastdou.vector import VectorEnv
+
+
+def __getattr__(name):
+    """Import a public name (or a submodule, such as ``fastdou.kernels``) when first used."""
+    import importlib
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name]), name)
+    elif not name.startswith("_"):
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """This package, whose ``rules`` and ``compare`` stay the functions when their
+    submodules are imported (which sets the package's attribute to the module)."""
+
+    def __setattr__(self, name, value):
+        if not (isinstance(value, types.ModuleType) and name in _WHERE):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __version__ = "0.1.0"
 __all__ = [
     "action_table", "ActionTable", "AmbiguousMoveError", "ArgumentError", "beats", "cards",
-    "classify", "compare", "Comparison", "FastdouError", "Game", "GameResult",
+    "classify", "compare", "Comparison", "ConcurrentUseError", "FastdouError", "Game", "GameResult",
     "GameStateError", "generate_batch", "IllegalMoveError", "InvalidCardsError", "Kind",
-    "legal_moves", "LimitError", "load_results", "min_plays", "Move", "MoveList",
+    "legal_moves", "LimitError", "load_results", "min_plays", "MissingExtraError", "Move",
+    "MoveList", "OutOfMemoryError",
     "Observation", "perft", "perft_divide", "PolicyError", "Position", "PositionError",
     "PRESETS", "PROFILES", "RecordError", "Rules", "rules", "RulesError", "simulate",
     "SimulationResult", "Solution", "solve", "Summary", "VectorEnv",

@@ -16,8 +16,7 @@ import signal
 import sys
 import time
 
-from fastdou.checks import short
-from fastdou.errors import FastdouError
+from fastdou import interrupts
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,15 +26,6 @@ class _Parser(argparse.ArgumentParser):
 
 class _UsageError(Exception):
     pass
-
-
-class _Terminated(BaseException):
-    """SIGTERM, raised where the program stands so that cleanup runs (a BaseException, like
-    KeyboardInterrupt: no ``except Exception`` on the way may take it for an error)."""
-
-
-def _on_sigterm(signum, frame):
-    raise _Terminated()
 
 
 def _finishing() -> None:
@@ -117,6 +107,7 @@ _COUNT = re.compile(r"^(\d+(\.\d*)?|\.\d+)(e[+-]?\d{1,3})?([kmg])?$")
 
 def _count(text: str) -> int:
     """``1M``, ``200k``, ``1e6``, ``5000`` -> a whole number of deals 1..MAX_DEALS."""
+    from fastdou.checks import short
     from fastdou.simulation import MAX_DEALS
     t = text.strip().lower().replace("_", "").replace(",", "")
     match = _COUNT.match(t) if len(t) <= 40 else None
@@ -133,6 +124,7 @@ def _count(text: str) -> int:
 
 def _policies(text: str):
     """``random`` or one policy per seat: ``greedy, random, random``."""
+    from fastdou.checks import short
     names = [p.strip() for p in text.split(",")]
     if not all(names):
         raise argparse.ArgumentTypeError(f"empty policy name in {short(text)}")
@@ -158,19 +150,21 @@ def _cmd_simulate(args) -> int:
         or len(args.policy) == r.players else ()
     writer = ResultWriter(args.out, r, metadata(r, args.seed, names, 0, args.deals)) \
         if args.out is not None else None
+    remove = (lambda: os.remove(writer.temporary)) if writer else (lambda: None)
     try:
-        compiled(r, args.policy)
-        bar = _bar(args.deals)
-        try:
-            result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
-                              threads=args.threads,
-                              progress=lambda done: bar.update(done - bar.n),
-                              on_chunk=writer.write if writer else None)
-        finally:
-            bar.close()
-        if writer:
-            writer.close()
-            _finishing()                 # the file is complete: no signal says otherwise
+        with interrupts.on_hard_exit(remove):   # a signal ending the process removes it too
+            compiled(r, args.policy)
+            bar = _bar(args.deals)
+            try:
+                result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
+                                  threads=args.threads,
+                                  progress=lambda done: bar.update(done - bar.n),
+                                  on_chunk=writer.write if writer else None)
+            finally:
+                bar.close()
+            if writer:
+                writer.close()
+                _finishing()             # the file is complete: no signal says otherwise
     finally:
         if writer:
             writer.discard()             # a no-op once closed: never a partial file
@@ -199,8 +193,12 @@ def _simulate_on_dask(args, r) -> int:
     if args.out is None:
         raise _UsageError("--scheduler / --workers need --out DATASET_FOLDER: the workers "
                           "write the per-deal results there")
+    def leftovers():                      # files of local workers stopped mid-chunk
+        if args.workers is not None and os.path.isdir(args.out):
+            remove_leftovers(args.out)
     try:
-        with cluster_client(args.scheduler, args.workers) as client:
+        with interrupts.on_hard_exit(leftovers), \
+                cluster_client(args.scheduler, args.workers) as client:
             bar = _bar(args.deals)
             try:
                 result = simulate_on_dask(client, args.deals, r, args.policy, args.seed,
@@ -210,8 +208,7 @@ def _simulate_on_dask(args, r) -> int:
             finally:
                 bar.close()
     finally:
-        if args.workers is not None and os.path.isdir(args.out):
-            remove_leftovers(args.out)    # files of local workers stopped mid-chunk
+        leftovers()
     _print_summary(args, r, result.summary, result.policies)
     return 0
 
@@ -404,9 +401,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Run the command line; returns the exit status (2 for bad input, 130 / 143 when
-    interrupted by SIGINT / SIGTERM)."""
-    previous = signal.signal(signal.SIGTERM, _on_sigterm), signal.getsignal(signal.SIGINT)
+    """Run the command line; returns the exit status (2 for bad input). SIGINT / SIGTERM
+    end the process with status 130 / 143 (:mod:`fastdou.interrupts`)."""
+    with interrupts.stopping():
+        return _run(argv)
+
+
+def _run(argv) -> int:
+    from fastdou.errors import FastdouError
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
@@ -420,16 +422,6 @@ def main(argv=None) -> int:
         print(f"fastdou: error: {e.strerror or e}"
               + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("fastdou: interrupted", file=sys.stderr)
-        return 130
-    except _Terminated:
-        print("fastdou: terminated", file=sys.stderr)
-        return 143
-    finally:
-        signal.signal(signal.SIGTERM, previous[0])
-        if previous[1] is not None:            # None: set outside Python
-            signal.signal(signal.SIGINT, previous[1])
 
 
 if __name__ == "__main__":

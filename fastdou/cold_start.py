@@ -20,6 +20,7 @@ from contextlib import contextmanager
 
 HELPER = "from fastdou.cold_start import compile_generator; compile_generator()"
 WAIT_SECONDS = 300.0     # the most this process waits for the helper
+STOP_SECONDS = 5.0       # the most a stopped helper may take to finish a cache write
 
 
 def generator_signature():
@@ -52,9 +53,12 @@ def engine_parts():
 
 
 def compile_generator() -> None:
-    """The helper's work: compile ``emit`` for the engine, which caches it."""
-    from fastdou.kernels.generate import emit
-    emit.compile(generator_signature())
+    """The helper's work: compile ``emit`` for the engine, which caches it (a signal stops
+    it, but never in the middle of writing a cache file)."""
+    from fastdou.interrupts import stopping
+    with stopping():
+        from fastdou.kernels.generate import emit
+        emit.compile(generator_signature())
 
 
 def cores() -> int:
@@ -90,6 +94,7 @@ def generator_from_helper():
     """Within the block, the move generator's first compile waits for a helper process
     that compiles and caches it (started here), then loads it from the cache. Set
     ``FASTDOU_COMPILE_HELPER=0`` to compile everything in this process."""
+    from fastdou.interrupts import on_hard_exit
     from fastdou.kernels.generate import emit
     if emit.signatures or not _helps(emit):       # compiled in this process, or cannot help
         yield
@@ -114,9 +119,20 @@ def generator_from_helper():
 
     emit.compile = compile_after_helper           # Numba's typing calls dispatcher.compile
     try:
-        yield
+        with on_hard_exit(helper.terminate):     # the helper ends after any cache write
+            yield
     finally:
         del emit.compile
-        if helper.poll() is None:
+        _stop(helper)
+
+
+def _stop(helper) -> None:
+    """End the helper: SIGTERM, which it obeys once a cache file being written is whole,
+    then SIGKILL if it still runs."""
+    if helper.poll() is None:
+        helper.terminate()
+        try:
+            helper.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
             helper.kill()
-        helper.wait()
+    helper.wait()

@@ -36,25 +36,35 @@ allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
 import numba
 from numba import njit
 
-kernel = njit(cache=True, no_cfunc_wrapper=True)
-inline_kernel = njit(cache=True, no_cfunc_wrapper=True, inline="always")
+from fastdou.numba_cache import durable_cache
+
+
+def _cache_probe():
+    """Never compiled: where Numba would cache a kernel of this folder."""
+
+
+# Damaged cache entries recompiled, a read-only NUMBA_CACHE_DIR read; False when there is no
+# folder to cache in at all (a warning), so that the kernels compile without the disk cache.
+CACHE = durable_cache(_cache_probe)
+kernel = njit(cache=CACHE, no_cfunc_wrapper=True)
+inline_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, inline="always")
 uncached_kernel = njit(_nrt=True, no_cfunc_wrapper=True)
-parallel_kernel = njit(cache=True, no_cfunc_wrapper=True, parallel=True, _nrt=True)
-leaf = njit(cache=True, no_cfunc_wrapper=True, _nrt=False)
-inline_leaf = njit(cache=True, no_cfunc_wrapper=True, _nrt=False, inline="always")
-nrt_kernel = njit(cache=True, no_cfunc_wrapper=True, _nrt=True)
-inline_nrt_kernel = njit(cache=True, no_cfunc_wrapper=True, _nrt=True, inline="always")
-first_class_kernel = njit(cache=True)
-first_class_leaf = njit(cache=True, _nrt=False)
+parallel_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, parallel=True, _nrt=True)
+leaf = njit(cache=CACHE, no_cfunc_wrapper=True, _nrt=False)
+inline_leaf = njit(cache=CACHE, no_cfunc_wrapper=True, _nrt=False, inline="always")
+nrt_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, _nrt=True)
+inline_nrt_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, _nrt=True, inline="always")
+first_class_kernel = njit(cache=CACHE)
+first_class_leaf = njit(cache=CACHE, _nrt=False)
 # Entry points that run long: they release the GIL, so that a Python timer thread can ask
 # them to stop (the solver polls a flag array), or Python threads run several at once.
-nogil_kernel = njit(cache=True, no_cfunc_wrapper=True, nogil=True, _nrt=True)
-parallel_nogil_kernel = njit(cache=True, no_cfunc_wrapper=True, parallel=True, nogil=True,
+nogil_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, nogil=True, _nrt=True)
+parallel_nogil_kernel = njit(cache=CACHE, no_cfunc_wrapper=True, parallel=True, nogil=True,
                              _nrt=True)
 # The options of ``@overload`` implementations, which return no array: reached from leaves
 # only (uncounted), or from either (with the caller's counting, as a ``kernel``).
-LEAF_OVERLOAD = {"cache": True, "_nrt": False, "no_cfunc_wrapper": True}
-VOID_OVERLOAD = {"cache": True, "no_cfunc_wrapper": True}
+LEAF_OVERLOAD = {"cache": CACHE, "_nrt": False, "no_cfunc_wrapper": True}
+VOID_OVERLOAD = {"cache": CACHE, "no_cfunc_wrapper": True}
 
 # Numba starts its thread pool when a parallel kernel is compiled, or loaded from the cache
 # through its own dispatcher; not when a cached kernel that calls one (``generate_batch``,

@@ -149,7 +149,11 @@ def test_sigterm_stops_a_local_cluster_run_and_leaves_only_complete_parts(tmp_pa
         time.sleep(0.1)
     proc.send_signal(signal.SIGTERM)
     stdout, err = proc.communicate(timeout=120)
-    assert proc.returncode == 143 and err.strip() == "fastdou: terminated" and stdout == ""
+    lines = err.strip().splitlines()
+    assert proc.returncode == 143 and lines[0] == "fastdou: terminated" and stdout == ""
+    # the process ends at once (os._exit): multiprocessing's tracker, a child of the local
+    # cluster's, then frees the semaphores the cluster held and says so
+    assert all("resource_tracker" in line or "warnings.warn" in line for line in lines[1:])
     names = os.listdir(out)
     assert names and all(f.startswith("part-") for f in names)     # no temporary file
     for f in names:                                                  # each part complete

@@ -1,0 +1,120 @@
+"""Numba's on-disk cache of fastdou's kernels, made durable (:func:`durable_cache`).
+
+* A damaged entry (an emptied, cut or overwritten index or data file, which Numba meets as
+  EOFError, UnpicklingError, UnicodeDecodeError or an LLVM error) is removed and compiled
+  again, with one warning line on stderr.
+* A cache folder that cannot be written (``NUMBA_CACHE_DIR`` read-only, say a warm cache
+  shipped in an image) is read as it is; Numba itself would skip it and compile everything
+  into the package folder. A kernel missing from it is compiled in every process.
+* No folder at all: one warning, and the kernels compile without the disk cache.
+
+Only functions defined in fastdou are concerned: other ``cache=True`` code is left to Numba.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from numba.core import caching, config
+
+# Numba's names for its cache implementation and the NUMBA_CACHE_DIR locator (private,
+# with a leading underscore in older releases)
+_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+_UserProvided = (getattr(caching, "UserProvidedCacheLocator", None)
+                 or caching._UserProvidedCacheLocator)
+_warned: set = set()
+
+
+def warn(key: str, text: str) -> None:
+    """Print ``text`` as one warning line, once per process for each ``key``."""
+    if key not in _warned:
+        _warned.add(key)
+        print(f"fastdou: warning: {' '.join(text.split())}", file=sys.stderr, flush=True)
+
+
+def _ours(py_func) -> bool:
+    return (getattr(py_func, "__module__", None) or "").startswith("fastdou.")
+
+
+def _name(cache) -> str:
+    func = cache._py_func                    # Numba's Cache keeps the Python function
+    return f"{func.__module__.rpartition('.')[2]}.{func.__qualname__}"
+
+
+def _remove_entry(cache) -> None:
+    """Delete the index and every data file of ``cache``'s function."""
+    files = cache._cache_file                # Numba's IndexDataCacheFile
+    folder = files._cache_path
+    prefix = os.path.basename(files._index_path)[:-len("nbi")]
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and name.endswith((".nbi", ".nbc")):
+            try:
+                os.remove(os.path.join(folder, name))
+            except OSError:
+                pass
+
+
+_numba_load = caching.Cache.load_overload     # Numba's per-function cache read
+_numba_save = caching.Cache.save_overload     # Numba's per-function cache write
+
+
+def _load_overload(self, sig, target_context):
+    """Numba's load, but a damaged entry is removed and reported as missing (compiled)."""
+    if not _ours(self._py_func):
+        return _numba_load(self, sig, target_context)
+    try:
+        return _numba_load(self, sig, target_context)
+    except Exception as e:                   # unpickling or LLVM's reading of a damaged file
+        _remove_entry(self)
+        warn(f"damaged {_name(self)}", f"damaged Numba cache entry for {_name(self)} "
+             f"({type(e).__name__}: {e}) removed; compiling it again")
+        return None
+
+
+def _save_overload(self, sig, data):
+    """Numba's save, but a cache that cannot be written is a warning, not an error."""
+    if not _ours(self._py_func):
+        return _numba_save(self, sig, data)
+    from fastdou.interrupts import uncut
+    try:
+        with uncut():                         # a signal never leaves a half-written file
+            _numba_save(self, sig, data)
+    except OSError as e:
+        warn("unwritable", f"cannot write the Numba cache ({e.strerror or e}: "
+             f"{self.cache_path}): kernels missing from it are compiled in every process")
+    except Exception:                         # a damaged index met when adding to it
+        _remove_entry(self)
+
+
+class ReadOnlyCacheDir(_UserProvided):
+    """``NUMBA_CACHE_DIR`` when it is a folder that cannot be written, for fastdou's
+    functions: read as it is (Numba's own locator wants a writable folder)."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not (config.CACHE_DIR and _ours(py_func) and os.path.isdir(config.CACHE_DIR)
+                and os.path.exists(py_file)):
+            return None
+        return cls(py_func, py_file)
+
+
+def durable_cache(probe) -> bool:
+    """Install the above (once) and say whether fastdou's functions defined beside the
+    function ``probe`` (never compiled) can be cached on disk at all (else: one warning)."""
+    if caching.Cache.load_overload is not _load_overload:
+        caching.Cache.load_overload = _load_overload
+        caching.Cache.save_overload = _save_overload
+        locators = _CacheImpl._locator_classes             # Numba's locator search order
+        locators.insert(locators.index(_UserProvided) + 1, ReadOnlyCacheDir)
+    try:
+        caching.FunctionCache(probe)          # Numba's search for a cache folder
+    except RuntimeError as e:                 # "no locator available"
+        warn("no cache", f"no folder to cache compiled kernels in ({e}); compiling "
+             f"without the disk cache: set NUMBA_CACHE_DIR to a writable folder")
+        return False
+    return True

@@ -1,0 +1,117 @@
+"""Ctrl-C and SIGTERM stop ``fastdou`` at any moment (importing, loading the cache,
+compiling, simulating) within a second, with status 130 / 143 and one line, also when a
+second signal follows; no temporary file is left. Each run is a subprocess on a private
+copy of a warm cache."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from test_cache_damage import cache_env, private_copy, warm_cache  # noqa: F401 (fixture)
+
+LINES = {signal.SIGINT: (130, "fastdou: interrupted"),
+         signal.SIGTERM: (143, "fastdou: terminated")}
+LONG_RUN = ["-m", "fastdou", "simulate", "--deals", "5M", "--seed", "1"]
+
+
+def start(env, *argv):
+    return subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def stopped_within(proc, seconds):
+    """Wait for ``proc``; returns (stdout, stderr, whether it ended within ``seconds``)."""
+    start_time = time.monotonic()
+    out, err = proc.communicate(timeout=120)
+    return out, err, time.monotonic() - start_time < seconds
+
+
+def children(pid):
+    """The process ids whose parent is ``pid``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    fields = f.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(name))
+    return found
+
+
+def running(pid):
+    """Whether process ``pid`` exists and is no zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
+@pytest.mark.parametrize("delay", [0.2, 0.45, 0.6, 0.75, 0.9, 1.5])
+def test_one_signal_at_any_moment(warm_cache, tmp_path, sig, delay):  # noqa: F811
+    """From the imports through the cache loads into the run: the status and one line."""
+    env = cache_env(private_copy(warm_cache, tmp_path))
+    out_file = tmp_path / "out" / "deals.npz"
+    out_file.parent.mkdir()
+    proc = start(env, *LONG_RUN, "--out", str(out_file))
+    time.sleep(delay)
+    proc.send_signal(sig)
+    out, err, quick = stopped_within(proc, 2.0)
+    assert (proc.returncode, err.strip()) == LINES[sig]
+    assert quick and out == ""
+    assert os.listdir(out_file.parent) == []
+
+
+@pytest.mark.parametrize("first,second", [
+    (signal.SIGINT, signal.SIGTERM), (signal.SIGTERM, signal.SIGTERM),
+    (signal.SIGINT, signal.SIGINT), (signal.SIGTERM, signal.SIGINT)],
+    ids=["INT-TERM", "TERM-TERM", "INT-INT", "TERM-INT"])
+@pytest.mark.parametrize("delay", [0.3, 0.8, 1.5])
+def test_a_second_signal_changes_nothing(warm_cache, tmp_path, first, second,  # noqa: F811
+                                         delay):
+    """Two signals 1.5 ms apart: the first one's status and line, nothing else."""
+    env = cache_env(private_copy(warm_cache, tmp_path))
+    proc = start(env, *LONG_RUN)
+    time.sleep(delay)
+    proc.send_signal(first)
+    time.sleep(0.0015)
+    proc.send_signal(second)
+    out, err, quick = stopped_within(proc, 2.0)
+    assert (proc.returncode, err.strip()) == LINES[first]
+    assert quick and out == ""
+
+
+@pytest.mark.parametrize("sig,helper", [(signal.SIGTERM, "0"), (signal.SIGINT, "1")],
+                         ids=["TERM", "INT-with-helper"])
+def test_a_signal_stops_a_first_compile(tmp_path, sig, helper):
+    """On an empty cache, a signal in the middle of compiling stops the run within a
+    second: no --out file, no temporary file in the cache, no compile helper left."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    out_file = tmp_path / "out" / "deals.parquet"
+    out_file.parent.mkdir()
+    env = cache_env(cache, FASTDOU_COMPILE_HELPER=helper)
+    proc = start(env, *LONG_RUN, "--out", str(out_file))
+    notice = proc.stderr.readline()
+    assert "compiling" in notice
+    time.sleep(2.0)                                 # well into the compile
+    assert proc.poll() is None
+    helpers = children(proc.pid)
+    assert len(helpers) == int(helper)
+    proc.send_signal(sig)
+    out, err, quick = stopped_within(proc, 2.0)
+    assert (proc.returncode, err.strip()) == LINES[sig]
+    assert quick and out == ""
+    assert os.listdir(out_file.parent) == []
+    time.sleep(0.2)
+    assert not [p for p in helpers if running(p)]
+    left = [name for _, _, files in os.walk(cache) for name in files if ".tmp." in name]
+    assert left == []
