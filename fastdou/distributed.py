@@ -30,7 +30,7 @@ _LOCK = threading.Lock()          # one compiled simulation at a time in a worke
 
 
 def _dask():
-    from fastdou.results import need
+    from fastdou.extras import need
     need("dask", "dask")
     return need("distributed", "dask")
 
@@ -68,18 +68,12 @@ def part_name(first: int, n: int) -> str:
 def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=False):
     """One Dask task: deals ``first .. first + n - 1``; returns ``(totals JSON, per-deal
     arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file."""
-    from fastdou.results import ResultWriter, metadata, need
+    from fastdou.results import ResultWriter, metadata
     from fastdou.simulation import simulate
     path = os.path.join(out, part_name(first, n)) if out else None
     meta = metadata(rules, seed, policies, first, n)
     if path is not None and os.path.exists(path) and not per_deal:
-        pq = need("pyarrow.parquet", "parquet")
-        footer = pq.read_metadata(path).metadata or {}
-        stored = json.loads(footer.get(b"fastdou", b"{}"))
-        same = {k: stored.get(k) for k in ("rules", "seed", "policies", "first", "deals")}
-        if same != {k: meta[k] for k in same}:
-            raise ArgumentError(f"{path} holds results of another run (rules, seed, policies "
-                                f"or deals differ): use a new --out folder")
+        footer = _same_run(path, meta)
         if _TOTALS_KEY.encode() in footer:
             return json.loads(footer[_TOTALS_KEY.encode()]), None
     writer = ResultWriter(path, rules, meta) if path else None
@@ -126,6 +120,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     plan = chunks(first, deals, size)
     if out is not None:
         out = _dataset_folder(out, {part_name(a, n) for a, n in plan})
+        _check_parts(out, rules, names, seed, plan)      # refused before any task starts
     futures = {client.submit(run_chunk, rules, names, seed, a, n, out, threads, per_deal,
                              key=f"fastdou-{seed}-{a}-{n}-{os.urandom(4).hex()}",
                              pure=False, retries=2): (a, n) for a, n in plan}
@@ -177,6 +172,35 @@ def _dataset_folder(out, planned: set) -> str:
         raise ArgumentError(f"{out} holds parts of another run or chunking (e.g. "
                             f"{sorted(foreign)[0]}): use the same --chunk or a new folder")
     return os.path.abspath(out)
+
+
+_SAME = ("format", "schema", "rules", "seed", "policies", "first", "deals")
+
+
+def _same_run(path: str, meta: dict) -> dict:
+    """The footer of the part at ``path``, refused unless it is of the run ``meta`` says."""
+    from fastdou.extras import need
+    pq = need("pyarrow.parquet", "parquet")
+    try:
+        footer = pq.read_metadata(path).metadata or {}
+        stored = json.loads(footer.get(b"fastdou", b"{}"))
+    except Exception as e:      # a damaged or foreign file under a part's name
+        raise ArgumentError(f"{path} is not a readable part ({type(e).__name__}): remove it "
+                            f"or use a new --out folder") from None
+    if not isinstance(stored, dict) or any(stored.get(k) != meta[k] for k in _SAME):
+        raise ArgumentError(f"{path} holds results of another run (rules, seed, policies "
+                            f"or deals differ): use a new --out folder")
+    return footer
+
+
+def _check_parts(out, rules, names, seed, plan) -> None:
+    """Refuse, before any task runs, a dataset whose existing parts are of another run:
+    a refused run leaves the dataset as it was."""
+    from fastdou.results import metadata
+    for a, n in plan:
+        path = os.path.join(out, part_name(a, n))
+        if os.path.lexists(path):
+            _same_run(path, metadata(rules, seed, names, a, n))
 
 
 def remove_leftovers(out: str) -> None:

@@ -62,7 +62,7 @@ def report(results, labels=None, path=None):
     """One figure for ``results`` (SimulationResult objects with per-deal arrays), labelled
     by ``labels`` (default: their policies and rules). Saved to ``path`` if given (.png,
     .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""
-    from fastdou.results import need
+    from fastdou.extras import need
     need("matplotlib", "plot")
     from matplotlib.figure import Figure
     from fastdou.simulation import SimulationResult

@@ -19,6 +19,7 @@ interrupted run leaves no file that looks complete. Formats, by extension:
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -31,6 +32,8 @@ import numpy as np
 
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, FastdouError, RecordError
+from fastdou.extras import need
+from fastdou import interrupts
 from fastdou import table as T
 
 if TYPE_CHECKING:
@@ -47,15 +50,6 @@ def _umask() -> int:
     os.umask(mask)
     return mask
 
-
-def need(module: str, extra: str):
-    """Import an optional dependency, or say which extra installs it."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise FastdouError(f"{module.split('.')[0]} is not installed: "
-                           f"pip install 'fastdou[{extra}]'") from None
 
 
 def metadata(rules, seed: int, policies, first: int, deals: int) -> dict:
@@ -111,23 +105,40 @@ class ResultWriter:
         if self.kind == ".parquet":
             self._pq = need("pyarrow.parquet", "parquet")
         self.path, self.rules, self.meta = path, rules, meta
+        self._tmp = None
+        self._exit = contextlib.ExitStack()
+        with interrupts.uncut():            # a signal waits until the file has its cleanup
+            try:
+                fd, self._tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=self.kind,
+                                                 dir=folder)
+            except OSError as e:
+                raise ArgumentError(f"cannot write --out file {path}: {e.strerror}") from None
+            self._exit.enter_context(interrupts.on_hard_exit(self._unlink))
         try:
-            fd, self._tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=self.kind, dir=folder)
-        except OSError as e:
-            raise ArgumentError(f"cannot write --out file {path}: {e.strerror}") from None
-        os.fchmod(fd, 0o666 & ~_umask())    # the user's umask, not mkstemp's 0600
-        text = self.kind in (".jsonl", ".csv")
-        self._file = os.fdopen(fd, "w", newline="") if text else os.fdopen(fd, "wb")
-        self._spools: dict = {}             # npz: column -> (spool file, dtype)
-        self._parquet = None
-        self._rows = 0
-        self._done = False
-        if self.kind == ".jsonl":
-            self._file.write(json.dumps({_META_KEY: meta}) + "\n")
-        elif self.kind == ".csv":
-            self._file.write(f"# {_META_KEY}: {json.dumps(meta)}\n")
-            self._csv = csv.writer(self._file, lineterminator="\n")
-            self._csv.writerow(T.names(rules))
+            os.fchmod(fd, 0o666 & ~_umask())    # the user's umask, not mkstemp's 0600
+            text = self.kind in (".jsonl", ".csv")
+            self._file = os.fdopen(fd, "w", newline="") if text else os.fdopen(fd, "wb")
+            self._spools: dict = {}             # npz: column -> (spool file, dtype)
+            self._parquet = None
+            self._rows = 0
+            self._done = False
+            if self.kind == ".jsonl":
+                self._file.write(json.dumps({_META_KEY: meta}) + "\n")
+            elif self.kind == ".csv":
+                self._file.write(f"# {_META_KEY}: {json.dumps(meta)}\n")
+                self._csv = csv.writer(self._file, lineterminator="\n")
+                self._csv.writerow(T.names(rules))
+        except BaseException:              # no temporary file outlives a failed start
+            with contextlib.suppress(OSError):
+                self._file.close() if hasattr(self, "_file") else os.close(fd)
+            self._unlink()
+            self._exit.close()
+            raise
+
+    @property
+    def temporary(self) -> str:
+        """The temporary file written until :meth:`close` renames it over ``path``."""
+        return self._tmp
 
     def write(self, arrays: dict) -> None:
         """Append one chunk: ``simulate``'s per-deal arrays (with ``deal``)."""
@@ -187,6 +198,7 @@ class ResultWriter:
         self._file.close()
         os.replace(self._tmp, self.path)
         self._done = True
+        self._exit.close()
         self._close_spools()
 
     def discard(self) -> None:
@@ -207,8 +219,14 @@ class ResultWriter:
                 pass
             self._close_spools()
         finally:
-            if os.path.exists(self._tmp):
-                os.remove(self._tmp)
+            self._unlink()
+            self._exit.close()
+
+    def _unlink(self) -> None:
+        """Remove the temporary file (also from the thread that ends the process on a
+        signal, so: nothing but the unlink)."""
+        with contextlib.suppress(OSError):
+            os.remove(self._tmp)
 
     def _close_spools(self) -> None:
         for spool, _ in self._spools.values():
@@ -226,33 +244,189 @@ def _npy_bytes(a: np.ndarray) -> bytes:
 # ---------------------------------------------------------------------- reading back
 def read_table(path: str):
     """``(columns, metadata)`` of a results file or of a Dask parquet dataset (a folder
-    of ``part-*.parquet``): columns as numpy arrays (categories as names)."""
+    of ``part-*.parquet``): columns as numpy arrays (categories as names), checked as
+    :func:`load_results` checks them."""
+    cols, _, meta = _read_checked(path)
+    return cols, meta
+
+
+def _read_checked(path):
+    """``(columns, per-deal arrays, metadata)`` of a results file or dataset, refused with
+    a ``RecordError`` naming the file (and row) unless it holds exactly what its metadata
+    says, as a simulation writes it."""
     if not isinstance(path, (str, os.PathLike)):
-        raise ArgumentError(f"a results path must be a string, not {short(path)}")
+        raise ArgumentError(f"a results path must be a string, not {path}")
     path = os.fspath(path)
     if not os.path.exists(path):
         raise ArgumentError(f"no such results file: {short(path)}")
+    if os.path.isdir(path):
+        return _read_dataset(path)
+    if not path.endswith(FORMATS):
+        raise ArgumentError(f"a results file ends in {', '.join(FORMATS)}, not {path}")
+    cols, meta = _read_raw(path)
+    arrays, _ = _checked(path, cols, meta)
+    return cols, arrays, meta
+
+
+def _read_raw(path):
+    """``(columns, metadata)`` as a file holds them, unchecked."""
     try:
-        if os.path.isdir(path) or path.endswith(".parquet"):
+        if path.endswith(".parquet"):
             return _read_parquet(path)
         if path.endswith(".npz"):
-            with np.load(path) as data:
-                meta = json.loads(str(data["_metadata"]))
+            with open(path, "rb") as f, np.load(f, allow_pickle=False) as data:
+                meta = _meta_json(path, str(data["_metadata"]))
                 return {k: data[k] for k in data.files if k != "_metadata"}, meta
         if path.endswith(".jsonl"):
-            with open(path) as f:
-                meta = json.loads(f.readline())[_META_KEY]
-                rows = [json.loads(line) for line in f]
-            keys = T.names(T.rules_from_json(meta["rules"]))
-            return {k: np.array([r[k] for r in rows]) for k in keys}, meta
-        if path.endswith(".csv"):
-            return _read_csv(path)
+            return _read_jsonl(path)
+        return _read_csv(path)
     except FastdouError:
         raise
     except Exception as e:       # whatever numpy, csv, json or pyarrow make of a bad file
-        raise RecordError(f"{short(path)} is not a fastdou results file: "
+        raise RecordError(f"{path} is not a fastdou results file: "
                           f"{type(e).__name__}: {short(str(e))}") from None
-    raise ArgumentError(f"a results file ends in {', '.join(FORMATS)}, not {short(path)}")
+
+
+def _meta_json(path, text):
+    try:
+        meta = json.loads(text)
+    except (ValueError, RecursionError):
+        raise RecordError(f"{path}: its metadata is not JSON") from None
+    return meta
+
+
+def _whole(meta, key, lo=0, hi=2 ** 63 - 1):
+    v = meta.get(key)
+    if type(v) is not int or not lo <= v <= hi:      # no bools, no 1.5
+        raise RecordError(f"metadata {key} must be a whole number {lo}..{hi}, not {short(v)}")
+    return v
+
+
+def check_metadata(meta):
+    """The :class:`Rules` of a results file's metadata, refused unless every field is what
+    :func:`metadata` writes (format, schema, seed, a policy name per seat, deal range)."""
+    if not isinstance(meta, dict):
+        raise RecordError(f"metadata must be an object, not {short(meta)}")
+    keys = {"format", "schema", "fastdou_version", "rules", "seed", "policies", "first",
+            "deals", "categories"}
+    if set(meta) != keys:
+        raise RecordError(f"metadata fields must be {', '.join(sorted(keys))}, not "
+                          f"{short(', '.join(map(str, meta)))}")
+    if meta["format"] != "fastdou-results":
+        raise RecordError(f"metadata format must be 'fastdou-results', not {short(meta['format'])}")
+    if type(meta["schema"]) is not int or meta["schema"] != T.SCHEMA:
+        raise RecordError(f"schema {short(meta['schema'])} is not this fastdou's ({T.SCHEMA})")
+    if not isinstance(meta["fastdou_version"], str):
+        raise RecordError(f"metadata fastdou_version must be text, not "
+                          f"{short(meta['fastdou_version'])}")
+    if meta["categories"] != {k: list(v) for k, v in T.CATEGORIES.items()}:
+        raise RecordError(f"metadata categories are not this schema's: "
+                          f"{short(meta['categories'])}")
+    _whole(meta, "seed")
+    first = _whole(meta, "first")
+    _whole(meta, "deals", 0, 2 ** 63 - 1 - first)
+    try:
+        rules = T.rules_from_json(meta["rules"])
+    except FastdouError as e:
+        raise RecordError(f"metadata rules are not valid: {e}") from None
+    except Exception as e:       # a field of the wrong type that Rules does not expect
+        raise RecordError(f"metadata rules are not valid: {type(e).__name__}: "
+                          f"{short(str(e))}") from None
+    policies = meta["policies"]
+    if not (isinstance(policies, list) and len(policies) == rules.players
+            and all(isinstance(p, str) and p for p in policies)):
+        raise RecordError(f"metadata policies must be a name per seat ({rules.players}), "
+                          f"not {short(policies)}")
+    return rules
+
+
+def _rules_of(path, meta):
+    try:
+        return check_metadata(meta)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+
+
+def _checked(path, cols, meta):
+    """``(per-deal arrays, rules)`` of a file's columns, refused (naming the file) unless
+    they are valid and hold exactly deals ``first .. first + deals - 1`` of its metadata."""
+    try:
+        rules = check_metadata(meta)
+        arrays = T.per_deal(cols, rules)
+        _check_deals(arrays["deal"], meta["first"], meta["deals"])
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+    except Exception as e:       # a column pyarrow or numpy could not convert
+        raise RecordError(f"{path} holds bad columns: {type(e).__name__}: "
+                          f"{short(str(e))}") from None
+    return arrays, rules
+
+
+def _check_deals(deal, first, deals):
+    """Deal ids: each of ``first .. first + deals - 1`` exactly once (no cut, no copy)."""
+    if len(deal) != deals:
+        raise RecordError(f"holds {len(deal):,} deal rows where its metadata says {deals:,} "
+                          f"(a cut or padded file)")
+    out = (deal < first) | (deal >= first + deals)
+    if out.any():
+        row = int(np.flatnonzero(out)[0])
+        raise RecordError(f"row {row + 1}: deal {deal[row]} outside its metadata's "
+                          f"{first}..{first + deals - 1}")
+    seen = np.zeros(deals, bool)
+    index = deal - first
+    _, where = np.unique(index, return_index=True)
+    if len(where) != deals:
+        seen[where] = True
+        row = int(np.flatnonzero(~seen)[0])
+        raise RecordError(f"row {row + 1}: deal {deal[row]} appears twice")
+
+
+def _read_jsonl(path):
+    with open(path) as f:
+        meta = _meta_json(path, f.readline())
+        if not isinstance(meta, dict) or set(meta) != {_META_KEY}:
+            raise RecordError(f"{path} has no fastdou metadata line")
+        meta = meta[_META_KEY]
+        keys = T.names(_rules_of(path, meta))
+        rows = []
+        for line, text in enumerate(f, 2):
+            try:
+                row = json.loads(text)
+            except (ValueError, RecursionError):
+                raise RecordError(f"{path}: line {line} is not JSON") from None
+            if not isinstance(row, dict) or list(row) != keys:
+                raise RecordError(f"{path}: line {line} is not a row of the columns "
+                                  f"{', '.join(keys)}")
+            rows.append(row)
+    out = {}
+    for k in keys:
+        values = [r[k] for r in rows]
+        want = _json_kind(k)
+        for line, v in enumerate(values, 2):
+            if not want(v):
+                raise RecordError(f"{path}: line {line}: column {k} holds {short(v)}")
+        out[k] = np.array(values, dtype=_text_dtype(k)) if values else \
+            np.zeros(0, _text_dtype(k))
+    return out, meta
+
+
+def _json_kind(name):
+    """What a JSON value of column ``name`` must be."""
+    if name in T.CATEGORIES:
+        return lambda v: isinstance(v, str)
+    if name.startswith("team_"):
+        return lambda v: isinstance(v, bool)
+    if name.startswith("score_"):
+        return lambda v: type(v) in (int, float)
+    return lambda v: type(v) is int and -2 ** 63 <= v < 2 ** 63
+
+
+def _text_dtype(name):
+    if name in T.CATEGORIES:
+        return str
+    if name.startswith("team_"):
+        return bool
+    return np.float64 if name.startswith("score_") else np.int64
 
 
 def _read_csv(path):
@@ -260,73 +434,125 @@ def _read_csv(path):
         first = f.readline()
         prefix = f"# {_META_KEY}: "
         if not first.startswith(prefix):
-            raise RecordError(f"{short(path)} has no fastdou metadata line")
-        meta = json.loads(first[len(prefix):])
+            raise RecordError(f"{path} has no fastdou metadata line")
+        meta = _meta_json(path, first[len(prefix):])
+        keys = T.names(_rules_of(path, meta))
         reader = csv.reader(f)
-        header = next(reader)
-        cols = list(zip(*reader)) or [()] * len(header)
+        if next(reader, None) != keys:
+            raise RecordError(f"{path}: line 2 is not the header {','.join(keys)}")
+        rows = []
+        for row in reader:
+            if len(row) != len(keys):      # a blank, cut or padded line
+                raise RecordError(f"{path}: line {reader.line_num + 1} holds "
+                                  f"{len(row)} fields, not {len(keys)}")
+            rows.append(row)
+    cols = list(zip(*rows)) or [()] * len(keys)
     out = {}
-    for name, values in zip(header, cols):
+    for name, values in zip(keys, cols):
         if name in T.CATEGORIES:
             out[name] = np.array(values, dtype=str)
-        elif name.startswith("team_"):
-            out[name] = np.array(values, dtype=str) == "True"
-        elif name.startswith("score_"):
-            out[name] = np.array(values, dtype=np.float64)
+            continue
+        if name.startswith("team_"):
+            bad = [v not in ("True", "False") for v in values]
+            parse = lambda v: v == "True"            # noqa: E731
         else:
-            out[name] = np.array(values, dtype=np.int64)
+            parse = float if name.startswith("score_") else int
+            bad = [not _parses(parse, v) for v in values]
+        if any(bad):
+            row = bad.index(True)
+            raise RecordError(f"{path}: line {row + 3}: column {name} holds "
+                              f"{short(values[row])}")
+        if name.startswith("team_"):
+            out[name] = np.array([parse(v) for v in values], dtype=bool)
+        elif parse is int and not all(-2 ** 63 <= int(v) < 2 ** 63 for v in values):
+            raise RecordError(f"{path}: column {name} holds a number beyond int64")
+        else:
+            out[name] = np.array(values, dtype=_text_dtype(name))
     return out, meta
+
+
+def _parses(parse, text):
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return text.strip() == text and text != ""
 
 
 def _read_parquet(path):
     pq = need("pyarrow.parquet", "parquet")
-    if os.path.isdir(path):
-        files = sorted(f for f in os.listdir(path) if f.startswith("part-")
-                       and f.endswith(".parquet"))
-        if not files:
-            raise RecordError(f"{short(path)} holds no part-*.parquet files")
-        tables = [pq.read_table(os.path.join(path, f)) for f in files]
-        pa = need("pyarrow", "parquet")
-        tab = pa.concat_tables(tables)
-        metas = [json.loads(t.schema.metadata[_META_KEY.encode()]) for t in tables]
-        meta = dict(metas[0])
-        meta["first"] = min(m["first"] for m in metas)
-        meta["deals"] = sum(m["deals"] for m in metas)
-    else:
-        tab = pq.read_table(path)
-        meta = json.loads(tab.schema.metadata[_META_KEY.encode()])
+    pa = need("pyarrow", "parquet")
+    tab = pq.read_table(path)
+    raw = (tab.schema.metadata or {}).get(_META_KEY.encode())
+    if raw is None:
+        raise RecordError(f"{path} has no fastdou metadata")
+    meta = _meta_json(path, raw)
     out = {}
     for name in tab.column_names:
         col = tab.column(name)
-        if name in T.CATEGORIES:
-            out[name] = np.asarray(col.cast(need("pyarrow", "parquet").string())
-                                   .to_numpy(zero_copy_only=False)).astype(str)
+        if pa.types.is_dictionary(col.type) or pa.types.is_string(col.type):
+            out[name] = np.asarray(col.cast(pa.string()).to_numpy(zero_copy_only=False)
+                                   ).astype(str)
         else:
             out[name] = col.to_numpy()
     return out, meta
 
 
+def _parts(path):
+    files = sorted(f for f in os.listdir(path) if f.startswith("part-")
+                   and f.endswith(".parquet"))
+    if not files:
+        raise RecordError(f"{path} holds no part-*.parquet files")
+    return files
+
+
+def _read_dataset(path):
+    """A Dask dataset: each part checked on its own, then together: every part named for
+    its deal range, of one run (rules, seed, policies), the ranges following each other."""
+    from fastdou.distributed import part_name
+    parts = []
+    for f in _parts(path):
+        file = os.path.join(path, f)
+        if not os.path.isfile(file):
+            raise RecordError(f"{file} is not a file")
+        cols, meta = _read_raw(file)
+        arrays, _ = _checked(file, cols, meta)
+        if f != part_name(meta["first"], meta["deals"]) or meta["deals"] == 0:
+            raise RecordError(f"{file}: a part of deals {meta['first']} + "
+                              f"{meta['deals']} must be named "
+                              f"{part_name(meta['first'], max(meta['deals'], 1))}")
+        parts.append((meta["first"], file, cols, arrays, meta))
+    parts.sort(key=lambda p: p[0])
+    base = parts[0][4]
+    same = ("format", "schema", "rules", "seed", "policies")
+    for (a, _, _, _, m), (b, file, _, _, meta) in zip(parts, parts[1:]):
+        differ = [k for k in same if meta[k] != base[k]]
+        if differ:
+            raise RecordError(f"{file} is of another run than {parts[0][1]} "
+                              f"({', '.join(differ)} differ): one run per dataset")
+        if b != a + m["deals"]:
+            raise RecordError(f"{path} is incomplete or overlapping: deals from "
+                              f"{a + m['deals']} on are missing before {file} "
+                              f"(rerun the same command to complete it)")
+    meta = dict(base)
+    meta["first"] = parts[0][0]
+    meta["deals"] = sum(p[4]["deals"] for p in parts)
+    cols = {k: np.concatenate([p[2][k] for p in parts]) for k in parts[0][2]}
+    arrays = {k: np.concatenate([p[3][k] for p in parts]) for k in parts[0][3]}
+    return cols, arrays, meta
+
+
 def load_results(path: str) -> SimulationResult:
     """A :class:`~fastdou.SimulationResult` from a results file (or Dask dataset): the
     rules, seed and policies of its metadata, the per-deal arrays, and the summary
-    recomputed from them."""
+    recomputed from them. A file (or dataset) that does not hold exactly what its
+    metadata says, as a simulation writes it, is refused with a ``RecordError`` naming
+    the file, the row and the rule."""
     from fastdou.simulation import result_from_per_deal
-    cols, meta = read_table(path)
-    try:
-        rules = T.rules_from_json(meta["rules"])
-        arrays = T.per_deal(cols, rules)
-        lengths = {len(v) for v in arrays.values()}
-        seed, policies, first = int(meta["seed"]), list(meta["policies"]), int(meta["first"])
-        if not all(isinstance(p, str) for p in policies):
-            raise RecordError(f"{short(path)} names its policies wrongly: {short(policies)}")
-    except FastdouError:
-        raise
-    except Exception as e:
-        raise RecordError(f"{short(path)} holds bad fastdou metadata or columns: "
-                          f"{type(e).__name__}: {short(str(e))}") from None
-    if len(lengths) != 1:
-        raise RecordError(f"{short(path)} holds columns of different lengths")
+    _, arrays, meta = _read_checked(path)
+    rules = T.rules_from_json(meta["rules"])
     order = np.argsort(arrays["deal"], kind="stable")
     if not np.array_equal(order, np.arange(len(order))):
         arrays = {k: v[order] for k, v in arrays.items()}
-    return result_from_per_deal(arrays, rules, seed=seed, policies=policies, first=first)
+    return result_from_per_deal(arrays, rules, seed=meta["seed"], policies=meta["policies"],
+                                first=meta["first"])

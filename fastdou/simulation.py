@@ -169,7 +169,7 @@ class SimulationResult:
         pandas categoricals, the metadata in ``DataFrame.attrs["fastdou"]``); needs pandas
         (extra ``parquet``) and ``per_deal=True``."""
         from fastdou import table as T
-        from fastdou.results import need
+        from fastdou.extras import need
         pd = need("pandas", "parquet")
         cols = self.table()
         df = pd.DataFrame({k: pd.Categorical.from_codes(v, T.CATEGORIES[k])

@@ -35,13 +35,17 @@ _ORDER = ("winner", "landlord", "partner", "bid", "multiplier", "bombs", "rocket
           "marked", "trump")
 
 
-def multiplier_dtype(rules: Rules):
-    """int32 when no hand of these rules can reach 2**31, else int64: every bomb at its
+def multiplier_bits(rules: Rules) -> float:
+    """log2 of a bound on the multiplier of a hand of these rules: every bomb at its
     largest factor, every double, reveal and grab, and the spring."""
     bombs = rules.deck_size // max(rules.bomb_min or 2, 2) + rules.decks * 2
     factor = max(max(rules.bomb_factors), rules.joker_bomb_factor, 2)
-    bits = bombs * math.log2(factor) + 2 * rules.players + rules.max_grabs + 3
-    return np.int32 if bits < 31 else np.int64
+    return bombs * math.log2(factor) + 2 * rules.players + rules.max_grabs + 3
+
+
+def multiplier_dtype(rules: Rules):
+    """int32 when no hand of these rules can reach 2**31, else int64."""
+    return np.int32 if multiplier_bits(rules) < 31 else np.int64
 
 
 def bomb_sizes(rules: Rules) -> tuple:
@@ -103,73 +107,157 @@ def codes_of(name: str, values) -> np.ndarray:
         values = values.astype(str).to_numpy()
     values = np.asarray(values)
     if values.dtype.kind in "iu":
-        return values.astype(np.int64)
+        return _integers(name, values)
+    if values.dtype.kind not in "UO":
+        raise RecordError(f"column {name} holds {values.dtype} values, not names")
     values = values.astype(str)
     codes = np.full(len(values), -1, np.int64)
     for k, c in enumerate(cats):
         codes[values == c] = k
     if (codes < 0).any():
-        bad = values[codes < 0][0]
-        raise RecordError(f"column {name} holds {short(str(bad))}, not one of {cats}")
+        row = int(np.flatnonzero(codes < 0)[0])
+        raise RecordError(f"row {row + 1}: column {name} holds {short(str(values[row]))}, "
+                          f"not one of {cats}")
     return codes
+
+
+def _integers(name: str, values) -> np.ndarray:
+    """An integer column as int64: whole numbers within int64 only (no bools, no 0.7)."""
+    a = np.asarray(values)
+    if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+        _bad_row(name, a, a > np.iinfo(np.int64).max, "beyond int64")
+    if a.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(a) & (np.abs(a) < 2.0 ** 63)
+            ok[ok] = a[ok] == np.rint(a[ok])
+        if not ok.all():
+            _bad_row(name, a, ~ok, "not a whole number")
+    elif a.dtype.kind not in "iu":
+        raise RecordError(f"column {name} holds {a.dtype} values, not whole numbers")
+    return a.astype(np.int64)
+
+
+def _bad_row(name, a, bad, what):
+    row = int(np.flatnonzero(bad)[0])
+    raise RecordError(f"row {row + 1}: column {name} holds {short(a[row].item())}: {what}")
+
+
+def _flags(name, values) -> np.ndarray:
+    """A ``team_*`` column: booleans, or whole numbers 0 and 1."""
+    a = np.asarray(values)
+    if a.dtype.kind == "b":
+        return a.astype(np.int64)
+    a = _integers(name, a)
+    if a.size and not ((a == 0) | (a == 1)).all():
+        _bad_row(name, a, (a != 0) & (a != 1), "not a boolean")
+    return a
 
 
 def per_deal(table: dict, rules: Rules) -> dict:
     """The simulation's per-deal arrays (int64 fields, ``team`` bit mask, ``scores`` deals x
-    seats in points, ``deal``) from table columns: the inverse of :func:`columns`."""
-    missing = [n for n in names(rules) if n not in table]
+    seats in points, ``deal``) from table columns: the inverse of :func:`columns`. Refuses
+    (``RecordError`` naming the row and the rule) what no simulation of ``rules`` writes."""
+    expected = names(rules)
+    missing = [n for n in expected if n not in table]
     if missing:
         raise RecordError(f"results table lacks column(s) {', '.join(missing)}")
+    extra = [n for n in table if n not in expected]
+    if extra:
+        raise RecordError(f"results table has column(s) no simulation of these rules "
+                          f"writes: {short(', '.join(map(str, extra)))}")
+    lengths = {len(np.asarray(table[n]).reshape(-1)) for n in expected}
+    if len(lengths) != 1 or any(np.ndim(table[n]) != 1 for n in expected):
+        raise RecordError("results table holds columns of different lengths or shapes")
     out = {}
     for name in ("winner", "landlord", "partner"):
         out[name] = _ints(name, table[name])
     team = np.zeros(len(out["winner"]), np.int64)
     for s in range(rules.players):
-        team |= np.asarray(table[f"team_{s}"]).astype(np.int64) << s
+        team |= _flags(f"team_{s}", table[f"team_{s}"]) << s
     out["team"] = team
     for name in _ORDER[3:]:
         out[name] = _ints(name, table[name])
     packed = np.zeros(len(team), np.int64)
+    sizes = {}
     for k in bomb_sizes(rules):
-        packed |= np.asarray(table[f"bombs_{k}"]).astype(np.int64) << (S.BOMB_SIZE_BITS * (k - 1))
+        sizes[k] = _integers(f"bombs_{k}", table[f"bombs_{k}"])
+        if sizes[k].size and not ((sizes[k] >= 0) & (sizes[k] < 1 << S.BOMB_SIZE_BITS)).all():
+            _bad_row(f"bombs_{k}", sizes[k], (sizes[k] < 0) | (sizes[k] >= 1 << S.BOMB_SIZE_BITS),
+                     f"outside 0..{(1 << S.BOMB_SIZE_BITS) - 1}")
+        packed |= sizes[k] << (S.BOMB_SIZE_BITS * (k - 1))
     out["bomb_sizes"] = packed
-    out["scores"] = np.stack([np.asarray(table[f"score_{s}"], np.float64)
-                              for s in range(rules.players)], axis=1)
-    out["deal"] = np.asarray(table["deal"]).astype(np.int64)
-    _check_values(out, rules)
+    out["scores"] = np.stack([_scores(f"score_{s}", table[f"score_{s}"])
+                              for s in range(rules.players)], axis=1).reshape(len(team), -1)
+    out["deal"] = _integers("deal", table["deal"])
+    _check_values(out, rules, sum(sizes.values()) if sizes else None)
     return out
+
+
+def _scores(name, values) -> np.ndarray:
+    a = np.asarray(values)
+    if a.dtype.kind not in "iuf":
+        raise RecordError(f"column {name} holds {a.dtype} values, not numbers")
+    return a.astype(np.float64)
 
 
 _SEATS = ("landlord", "partner", "out")          # a seat, or -1 (none)
 _COUNTS = ("bid", "multiplier", "bombs", "rockets", "plays", "actions", "redeals", "grabs",
            "doubles", "reveals", "deal")
+_SUMMED = ("multiplier", "bombs", "rockets", "plays", "redeals", "bid")  # summed in int64
 
 
-def _check_values(out: dict, rules: Rules) -> None:
-    """What no simulation writes: columns of other lengths or shapes, codes and seats out
-    of range, negative counts, scores that are not finite."""
+def _check_values(out: dict, rules: Rules, bombs_by_size=None) -> None:
+    """What no simulation writes: codes and seats out of range, negative counts, scores
+    that are not finite, do not sum to zero or overflow a summary, void deals with a
+    landlord or scores, a landlord off its side, more bombs by size than bombs, more plays
+    than actions. The first row breaking a rule is named."""
     n = len(out["deal"])
-    for name, a in out.items():
-        shape = (n, rules.players) if name == "scores" else (n,)
-        if a.shape != shape:
-            raise RecordError(f"column {name} has shape {a.shape}, not {shape}")
     if n == 0:
         return
-    bad = [f"{name} outside 0..{len(cats) - 1}" for name, cats in CATEGORIES.items()
-           if not ((out[name] >= 0) & (out[name] < len(cats))).all()]
-    bad += [f"{name} outside -1..{rules.players - 1}" for name in _SEATS
-            if not ((out[name] >= -1) & (out[name] < rules.players)).all()]
-    bad += [f"negative {name}" for name in _COUNTS if out[name].min() < 0]
-    if (out["team"] >> rules.players).any():
-        bad.append("team_* columns past the players")
-    if not np.isfinite(out["scores"]).all():
-        bad.append("scores that are not finite")
-    if bad:
-        raise RecordError(f"results hold values no simulation writes: {', '.join(bad)}")
+    players = rules.players
+    scores = out["scores"]
+    finite = np.isfinite(scores).all(axis=1)
+    big = 2.0 ** 62 / max(n, 1)        # so that summing n of them stays within int64
+    units = np.zeros(scores.shape, np.int64)
+    with np.errstate(invalid="ignore"):
+        fits = finite & (np.abs(np.where(np.isfinite(scores), scores, 0))
+                         * S.SCORE_UNIT < big).all(axis=1)
+    units[fits] = score_units(scores[fits])
+    void = out["winner"] == S.SIDE_VOID
+    lord = np.clip(out["landlord"], 0, players - 1)
+    checks = [(f"{name} outside 0..{len(cats) - 1}", (out[name] < 0) | (out[name] >= len(cats)))
+              for name, cats in CATEGORIES.items()]
+    checks += [(f"{name} outside -1..{players - 1}", (out[name] < -1) | (out[name] >= players))
+               for name in _SEATS]
+    checks += [(f"negative {name}", out[name] < 0) for name in _COUNTS]
+    checks += [(f"{name} too large to sum over {n:,} deals", out[name] >= big)
+               for name in _SUMMED]
+    checks += [
+        ("team_* columns past the players", (out["team"] >> players) != 0),
+        ("scores that are not finite", ~finite),
+        ("a score too large to sum over the deals", finite & ~fits),
+        ("scores that do not sum to zero", fits & (units.sum(axis=1) != 0)),
+        ("multiplier below 1", out["multiplier"] < 1),
+        ("multiplier above what these rules reach",
+         out["multiplier"] > 2.0 ** math.ceil(multiplier_bits(rules))),
+        (f"redeals above {S.MAX_REDEALS_CAP}", out["redeals"] > S.MAX_REDEALS_CAP),
+        ("more plays than actions", out["plays"] > out["actions"]),
+        ("a void deal with a landlord", void & (out["landlord"] != -1)),
+        ("a decided deal without a landlord", ~void & (out["landlord"] == -1)),
+        ("a void deal with a landlord side or scores",
+         void & ((out["team"] != 0) | (units != 0).any(axis=1))),
+        ("a landlord not on the landlord side", ~void & (((out["team"] >> lord) & 1) == 0))]
+    if bombs_by_size is not None:
+        checks.append(("more bombs_* than bombs", bombs_by_size > out["bombs"]))
+    first = [(int(np.flatnonzero(bad)[0]), rule) for rule, bad in checks if bad.any()]
+    if first:
+        row, rule = min(first)
+        raise RecordError(f"row {row + 1} (deal {out['deal'][row]}): {rule}, which no "
+                          f"simulation writes")
 
 
 def _ints(name, values):
-    return codes_of(name, values) if name in CATEGORIES else np.asarray(values).astype(np.int64)
+    return codes_of(name, values) if name in CATEGORIES else _integers(name, values)
 
 
 def rules_to_json(r: Rules) -> dict:

@@ -1,0 +1,57 @@
+"""A Dask run refused for an existing dataset of another run starts no task and leaves the
+dataset exactly as it was (issue 30); a dataset with parts missing is refused when read, and
+the run that made it completes it."""
+
+import os
+import time
+
+import pytest
+
+import fastdou
+from fastdou.distributed import part_name
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+def listing(out):
+    return {f: os.stat(os.path.join(out, f)).st_mtime_ns for f in os.listdir(out)}
+
+
+def test_a_refused_run_leaves_the_dataset_as_it_was(client, tmp_path):
+    out = str(tmp_path / "ds")
+    fastdou.simulate(120_000, seed=9, client=client, chunk=10_000, out=out)
+    for a in (10_000, 50_000, 90_000):                     # three parts deleted
+        os.remove(os.path.join(out, part_name(a, 10_000)))
+    before = listing(out)
+    with pytest.raises(fastdou.ArgumentError, match="another run"):
+        fastdou.simulate(120_000, seed=10, client=client, chunk=10_000, out=out)
+    time.sleep(3)                                          # no worker goes on writing
+    assert listing(out) == before
+    with pytest.raises(fastdou.RecordError, match="missing"):
+        fastdou.load_results(out)                          # incomplete: refused, not seed 9
+    got = fastdou.simulate(120_000, seed=9, client=client, chunk=10_000, out=out)
+    back = fastdou.load_results(out)
+    assert back.seed == 9 and back.summary.to_dict() == got.summary.to_dict()
+    assert back.summary.to_dict() == fastdou.simulate(120_000, seed=9).summary.to_dict()
+
+
+def test_a_damaged_part_refuses_the_run_before_any_task(client, tmp_path):
+    out = str(tmp_path / "ds")
+    fastdou.simulate(30_000, seed=1, client=client, chunk=10_000, out=out)
+    os.remove(os.path.join(out, part_name(0, 10_000)))
+    with open(os.path.join(out, part_name(20_000, 10_000)), "r+b") as f:
+        f.truncate(100)
+    before = listing(out)
+    with pytest.raises(fastdou.ArgumentError, match="not a readable part"):
+        fastdou.simulate(30_000, seed=1, client=client, chunk=10_000, out=out)
+    time.sleep(1)
+    assert listing(out) == before
