@@ -47,3 +47,13 @@ class PositionError(FastdouError):
 class MissingExtraError(FastdouError, ImportError):
     """An optional dependency that is not installed; the message names the extra that
     installs it (also an ``ImportError``, as an import that fails is)."""
+
+
+class ConcurrentUseError(FastdouError):
+    """A ``Game`` or ``VectorEnv`` called from a second thread while a call from another
+    is running (each is for one thread at a time; give every thread its own)."""
+
+
+class OutOfMemoryError(FastdouError, MemoryError):
+    """What a call would allocate is more than the machine has available; the message
+    names both figures (also a ``MemoryError``)."""

@@ -4,12 +4,17 @@ The state lives in one ``int64`` array driven by the compiled engine
 (:mod:`fastdou.kernels.engine`), so a ``Game`` plays exactly like :func:`fastdou.simulate`.
 ``play`` checks an action, ``push`` / ``pop`` apply and undo without checking, ``clone``
 copies; ``dumps`` / ``loads`` write and replay a JSON game record.
+
+A ``Game`` is for one thread at a time: a call made while another thread's call on the same
+game runs raises ConcurrentUseError, never a corrupt state (clone it for each thread).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import threading
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -17,8 +22,8 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
-from fastdou.errors import (ArgumentError, FastdouError, GameStateError, IllegalMoveError,
-                            InvalidCardsError, PositionError, RecordError)
+from fastdou.errors import (ArgumentError, ConcurrentUseError, FastdouError, GameStateError,
+                            IllegalMoveError, InvalidCardsError, PositionError, RecordError)
 from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
@@ -173,6 +178,24 @@ def _step_entry(game):
     return _STEP_ENTRY[key]
 
 
+def _in_use():
+    raise ConcurrentUseError("this Game is used from two threads at once (a call is running "
+                             "on another thread): clone it for each thread")
+
+
+def _exclusive(method):
+    """``method`` holding the game's lock (one thread's calls at a time; see ``_busy``)."""
+    @functools.wraps(method)
+    def exclusive(self, *args, **kwargs):
+        if not self._busy.acquire(False):
+            _in_use()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+    return exclusive
+
+
 _WRITABLE_RULES: dict = {}
 
 
@@ -199,6 +222,18 @@ class Game:
         self._ids_end = 0            # records scratch), each position's after the last, up
         self._n_ids = -1             # to _ids_end; the last _n_ids are legal now (-1: unknown)
         self._actions_buf = None     # legal action records (see _records)
+        self._busy = threading.RLock()  # held by the running call; the hot paths take it
+                                     # inline, the others through _exclusive
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_busy"]           # a lock is not copied: the copy gets its own
+        state["_step"] = None        # a compiled entry point: picked again when needed
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._busy = threading.RLock()
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -402,6 +437,7 @@ class Game:
             E.legal_actions(self._state, self.rules.array, out)
         return out[:n]
 
+    @_exclusive
     def legal_actions(self) -> list:
         """Bids / calls / reveals / doubles as ints (0: pass or no), or in the play phase
         every legal :class:`Move`, ``Move.PASS`` first when passing is legal."""
@@ -424,6 +460,7 @@ class Game:
             raise IllegalMoveError(self._why_illegal(int(action), None))
         return np.array([int(action), 0], dtype=np.uint64)
 
+    @_exclusive
     def play(self, action: MoveLike | int) -> None:
         """Apply ``action`` after checking it is legal now (IllegalMoveError says why)."""
         if self.is_terminal():
@@ -450,6 +487,7 @@ class Game:
             return f"{move.text()} is not a legal lead"
         return f"{move.text()} does not beat {last.text()}"
 
+    @_exclusive
     def push(self, action: MoveLike | int, *, _record: np.ndarray | None = None) -> None:
         """Apply ``action`` without checking that it is legal now (fast): only that it is an
         action of this phase and, in play, that the player holds its cards. A move that does
@@ -537,11 +575,16 @@ class Game:
     def legal_action_ids(self) -> np.ndarray:
         """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order: a
         read-only array, which later steps never change (``.copy()`` it to write to it)."""
-        n = self._n_ids
-        if n < 0:
-            n = self._write_ids()
-        end = self._ids_end
-        return self._ids[1][end - n:end]
+        if not self._busy.acquire(False):
+            _in_use()
+        try:
+            n = self._n_ids
+            if n < 0:
+                n = self._write_ids()
+            end = self._ids_end
+            return self._ids[1][end - n:end]
+        finally:
+            self._busy.release()
 
     def action_mask(self) -> np.ndarray:
         """A ``bool`` array over the action table: True at every legal id."""
@@ -549,6 +592,7 @@ class Game:
         mask[self.legal_action_ids()] = True
         return mask
 
+    @_exclusive
     def play_id(self, action_id: int) -> None:
         """Apply the action of id ``action_id`` after checking it is legal now."""
         t = self.action_table
@@ -570,24 +614,30 @@ class Game:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        # The hot path of a Python agent: one compiled call, the rest in _pushed_slowly.
-        if type(action_id) is not int:
-            action_id = int(action_id) if type(action_id) is _INT64 else _as_id(action_id)
-        step = self._step or self._setup_ids()
-        ra, keys, key_ids, id_records, selection = self._kernel
-        ids, _, records = self._ids
-        off = self._ids_end
+        # The hot path of a Python agent: one lock, one compiled call, the rest in
+        # _pushed_slowly (the lock is reentrant: that may push again).
+        if not self._busy.acquire(False):
+            _in_use()
         try:
-            n = step(self._state, ra, keys, key_ids, id_records, selection, records, ids,
-                     self._log, action_id, len(self._actions), off)
-        except OverflowError:                   # an int beyond int64: no action id
-            n = -KA.BAD_ID
-        if n < 0:
-            self._pushed_slowly(-n, action_id)
-            return
-        self._actions.append(~action_id)     # an action pushed by id is logged as ~id (< 0)
-        self._ids_end = off + n
-        self._n_ids = n
+            if type(action_id) is not int:
+                action_id = int(action_id) if type(action_id) is _INT64 else _as_id(action_id)
+            step = self._step or self._setup_ids()
+            ra, keys, key_ids, id_records, selection = self._kernel
+            ids, _, records = self._ids
+            off = self._ids_end
+            try:
+                n = step(self._state, ra, keys, key_ids, id_records, selection, records, ids,
+                         self._log, action_id, len(self._actions), off)
+            except OverflowError:               # an int beyond int64: no action id
+                n = -KA.BAD_ID
+            if n < 0:
+                self._pushed_slowly(-n, action_id)
+                return
+            self._actions.append(~action_id)    # an action pushed by id is logged as ~id
+            self._ids_end = off + n
+            self._n_ids = n
+        finally:
+            self._busy.release()
 
     def _pushed_slowly(self, status: int, action_id: int) -> None:
         """``push_id`` when its step said more than the ids' count (``KA.step_ids``): the
@@ -615,6 +665,7 @@ class Game:
         return int(record[0])
 
     @property
+    @_exclusive
     def history(self) -> tuple:
         """Every action so far: ``(seat, phase, action)``, actions as :meth:`push` takes
         them (a :class:`Move` in play, an int elsewhere)."""
@@ -623,6 +674,7 @@ class Game:
                      for before, action in zip(self._log, self._actions))
 
     # ----------------------------------------------------------------- per-seat views
+    @_exclusive
     def observation(self, seat: int) -> Observation:
         """What seat ``seat`` may know now: a :class:`~fastdou.Observation`."""
         from fastdou.observation import observe
@@ -638,18 +690,29 @@ class Game:
         elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)
                   and out.flags.c_contiguous and out.flags.writeable):
             raise ArgumentError(f"out is a writeable, contiguous int8 array of shape ({size},)")
-        KE.encode(self._state, self.rules.array, seat, out)
+        if not self._busy.acquire(False):
+            _in_use()
+        try:
+            KE.encode(self._state, self.rules.array, seat, out)
+        finally:
+            self._busy.release()
         return out
 
     def pop(self) -> Move | int:
         """Undo the last action exactly and return it."""
-        if not self._actions:
-            raise GameStateError("no action to undo")
-        action = self._actions.pop()
-        self._state[:] = self._log[len(self._actions)]
-        self._n_ids = -1
+        if not self._busy.acquire(False):
+            _in_use()
+        try:
+            if not self._actions:
+                raise GameStateError("no action to undo")
+            action = self._actions.pop()
+            self._state[:] = self._log[len(self._actions)]
+            self._n_ids = -1
+        finally:
+            self._busy.release()
         return ~action if _is_logged_id(action) else action
 
+    @_exclusive
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))
         g._log = self._log.copy()
@@ -691,6 +754,7 @@ class Game:
                 out.append(_deal_of(states[k + 1], self.rules, k))
         return out
 
+    @_exclusive
     def record(self) -> dict:
         """The game record: rules, how the hand began, every action, and every deal."""
         actions = []

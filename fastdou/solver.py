@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou import memory
 from fastdou.checks import short, whole
 from fastdou.errors import FastdouError, PositionError
 from fastdou.hints import CardsLike, RulesLike
@@ -97,23 +98,48 @@ def _actions(arr, rules) -> np.ndarray:
 
 _spare = {}                      # (threads, size, width) -> a table not in use
 _spare_lock = threading.Lock()
+_CHUNK = 1 << 23                 # bytes set up between two looks at the stop flag
 
 
 def _take_table(groups, size, width):
-    """A cleared table: the one the last call of this shape used, or a new one (clearing
-    only the values is enough: a zero value marks a free slot)."""
+    """``(keys, values, kept, mapped)``: the table the last call of this shape used
+    (``kept``; ``mapped`` if every page of it was written), or a new one (its memory
+    checked first; a kept table of another shape is freed before); see :func:`_set_up`."""
     with _spare_lock:
         table = _spare.pop((groups, size, width), None)
-    if table is None:
-        return np.zeros((groups, size, width), np.uint64), np.zeros((groups, size), np.uint8)
-    table[1][:] = 0
-    return table
+        if table is None:
+            _spare.clear()
+    if table is not None:
+        return table[0], table[1], True, table[2]
+    memory.check(f"solve with {groups} threads of {size:,}-entry tables",
+                 groups * size * (8 * width + 1), "lower table_size or threads")
+    keys = np.empty((groups, size, width), np.uint64)      # a zero value marks a free slot:
+    return keys, np.zeros((groups, size), np.uint8), False, False  # keys need no clearing
 
 
-def _give_back(keys, vals):
+def _set_up(keys, vals, kept, mapped, touch, ctl) -> bool:
+    """Clear a kept table's values and, when ``touch``, write to every page not yet
+    ``mapped``, so that the time the memory takes to map is spent here, counted and
+    stoppable, not in the search. In ``_CHUNK``-byte pieces, each after a look at
+    ``ctl``'s stop flag; False if stopped."""
+    page = 4096
+    pieces = [(vals.reshape(-1), 1)] if kept else []
+    if touch and not mapped:
+        pieces += [] if kept else [(vals.reshape(-1), page)]
+        pieces += [(keys.reshape(-1), page // keys.itemsize)]
+    for flat, stride in pieces:
+        step = _CHUNK // flat.itemsize
+        for start in range(0, len(flat), step):
+            if ctl[0, _solver.C_STOP]:
+                return False
+            flat[start:start + step:stride] = 0
+    return True
+
+
+def _give_back(keys, vals, mapped):
     with _spare_lock:
         _spare.clear()               # keep one table at most
-        _spare[keys.shape] = (keys, vals)
+        _spare[keys.shape] = (keys, vals, mapped)
 
 
 class _Timer:
@@ -168,7 +194,13 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     None); ``threads`` > 1 splits the first actions among threads, each with its own table
     (the answer is the same for any thread count); ``table_size``: transposition-table
     entries per thread (rounded up to a power of two; the last table is kept for the next
-    call of the same shape, so repeated solves do not pay for fresh memory).
+    call of the same shape, so repeated solves do not pay for fresh memory). The tables'
+    memory (``threads x table_size x`` about 33 to 41 bytes) is checked against what the
+    machine has first: OutOfMemoryError names both figures.
+
+    ``time_limit`` counts from the call, the tables' set-up included: with a limit, a
+    fresh table's memory is mapped before the search, in pieces between which the limit
+    is checked (the stop is then seen within a piece or 1024 nodes).
     """
     pos = as_position(position)
     max_nodes = _positive("max_nodes", max_nodes)
@@ -182,14 +214,25 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     moves = _actions(arr, rules)
     width = int(_search.key_width(arr))
     groups = max(1, min(int(threads), len(moves)))
-    results = np.zeros(len(moves), np.int64)
+    results = np.full(len(moves), -1, np.int64)         # -1: not searched (stopped)
     ctl = np.zeros((groups, _solver.CTL_SIZE), np.int64)
     if max_nodes is not None:
         ctl[:, _solver.C_MAX_NODES] = -(-int(max_nodes) // groups)
-    keys, vals = _take_table(groups, size, width)
-    timer = _Timer(ctl, time_limit)
+    timer = _Timer(ctl, None if time_limit is None else    # before the tables: they count
+                   time_limit - (time.perf_counter() - start))
+    try:
+        keys, vals, kept, mapped = _take_table(groups, size, width)
+    except BaseException:
+        timer.cancel()
+        raise
+
+    ready = [False]                  # whether every page of the table is now mapped
 
     def search():
+        touch = time_limit is not None
+        if not _set_up(keys, vals, kept, mapped, touch, ctl):
+            return None
+        ready[0] = mapped or touch
         work = _solver.new_work(arr)
         if groups == 1:
             _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results,
@@ -215,7 +258,7 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
         line = _interruptible(search, lambda: _Timer._stop(ctl))
     finally:
         timer.cancel()
-        _give_back(keys, vals)
+        _give_back(keys, vals, ready[0])
     nodes = int(ctl[:, _solver.C_NODES].sum())
     seconds = time.perf_counter() - start
     table_bytes = int(keys.nbytes + vals.nbytes)

@@ -21,9 +21,13 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
 * ``info["legal_ids"][info["legal_offsets"][i]:info["legal_offsets"][i + 1]]`` are game
   ``i``'s legal ids, in ``Game.legal_action_ids()``'s order; :meth:`VectorEnv.action_mask`
   makes the dense ``(num_envs, table.size)`` mask on request.
-* ``obs`` and every ``info`` array are buffers the env owns and overwrites at the next call:
-  copy what you keep (the legal ids are read-only: the next step checks actions against
-  them).
+* ``obs``, ``rewards``, ``terminations``, ``truncations`` and every ``info`` array are
+  read-only views of buffers the env owns and overwrites at the next call (the engine reads
+  several back: a write would corrupt or crash it): copy what you keep or change.
+* One thread at a time: a call made while another thread's call on the same env runs
+  raises ConcurrentUseError (give each thread its own env). The constructor checks the
+  memory it needs against what the machine has (OutOfMemoryError naming both figures);
+  :meth:`VectorEnv.close` (or ``with VectorEnv(...) as env:``) frees it at once.
 * Determinism: slot ``i``'s ``k``-th game (``k`` counts the games the slot began since
   ``reset(seed=...)``) is ``Game.new(rules, seed=seed, deal=k * 2**32 + i, start=start)``,
   its policy seats drawing from the stream :func:`fastdou.simulate` gives that deal: a pure
@@ -47,12 +51,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import threading
 
 import numba
 import numpy as np
 
 from fastdou.checks import flag, short, whole
-from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, PolicyError
+from fastdou import memory
+from fastdou.errors import (ArgumentError, ConcurrentUseError, GameStateError,
+                            IllegalMoveError, PolicyError)
 from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
@@ -145,6 +152,34 @@ def _guarded(user):
     return guarded
 
 
+# The env's buffers: name -> (shape, dtype, first value), for num_envs n, players p and
+# observation width w (the legal ids' buffer grows when a step needs more).
+def _buffers(n: int, p: int, w: int) -> dict:
+    return {"_states": ((n, S.STATE_SIZE), np.int64, 0), "_games": (n, np.int64, -1),
+            "_rngs": (n, np.uint64, 0), "_seats": (n, np.int64, 0),
+            "_obs": ((n, w), np.int8, 0), "_final_obs": ((n, w), np.int8, 0),
+            "_rewards": (n, np.float64, 0), "_terminated": (n, bool, False),
+            "_truncated": (n, bool, False), "_final_scores": ((n, p), np.float64, 0),
+            "_final_deals": (n, np.int64, -1), "_pool": ((n, POOL_WIDTH), np.int32, 0),
+            "_counts": (n, np.int64, 0), "_errors": (n, np.int64, 0),
+            "_status": (n, np.int64, 0), "_offsets": (n + 1, np.int64, 0),
+            "_flat": (16 * n, np.int64, 0), "_actions": (n, np.int64, 0),
+            "_deals": (n, np.int64, 0)}
+
+
+# What the env hands out, read-only: name -> the buffer it views.
+_HANDED_OUT = {"obs": "_obs", "rewards": "_rewards", "terminated": "_terminated",
+               "truncated": "_truncated", "seat": "_seats", "offsets": "_offsets",
+               "deal": "_deals", "final_obs": "_final_obs", "final_scores": "_final_scores",
+               "final_deal": "_final_deals"}
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
 class VectorEnv:
     """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
 
@@ -173,33 +208,29 @@ class VectorEnv:
                            KV.FunctionArg(self._encode, KV.ENCODE_SIGNATURE))
         self.learner_seats = tuple(int(s) for s in np.flatnonzero(self._codes == KV.LEARNER))
         self.table = action_table(self.rules)
-        n, players = self.num_envs, self.rules.players
-        self._states = np.zeros((n, S.STATE_SIZE), np.int64)
-        self._games = np.full(n, -1, np.int64)
-        self._rngs = np.zeros(n, np.uint64)
-        self._seats = np.zeros(n, np.int64)
-        self.obs = np.zeros((n, self.observation_size), np.int8)
-        self._final_obs = np.zeros_like(self.obs)
-        self._rewards = np.zeros(n, np.float64)
-        self._terminated = np.zeros(n, bool)
-        self._truncated = np.zeros(n, bool)
-        self._final_scores = np.zeros((n, players), np.float64)
-        self._final_deals = np.full(n, -1, np.int64)
-        self._pool = np.zeros((n, POOL_WIDTH), np.int32)
-        self._counts = np.zeros(n, np.int64)
-        self._errors = np.zeros(n, np.int64)
-        self._status = np.zeros(n, np.int64)
-        self._offsets = np.zeros(n + 1, np.int64)
-        self._flat = np.zeros(16 * n, np.int64)
-        self._actions = np.zeros(n, np.int64)
-        self._deals = np.zeros(n, np.int64)
+        self._busy = threading.Lock()          # held by the call running (one thread's)
+        self._closed = False
+        buffers = _buffers(self.num_envs, self.rules.players, self.observation_size)
+        memory.check(f"VectorEnv({self.rules.name!r}, num_envs={self.num_envs:,})",
+                     sum(int(np.prod(shape)) * np.dtype(dtype).itemsize
+                         for shape, dtype, _ in buffers.values()), "lower num_envs")
+        for name, (shape, dtype, fill) in buffers.items():
+            setattr(self, name, np.full(shape, fill, dtype))
         self._mask = None
         self._started = False
+        self._views()
 
     # ----------------------------------------------------------------- API
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict]:
         """Deal a new game in every slot: with ``seed``, game 0 of every slot under that
         seed; without, every slot's next game. Returns ``(obs, info)``."""
+        self._enter()
+        try:
+            return self._reset(seed)
+        finally:
+            self._busy.release()
+
+    def _reset(self, seed):
         if seed is not None:
             self.seed = whole("seed", seed)
             self._games[:] = -1
@@ -209,13 +240,20 @@ class VectorEnv:
         with self._threads():
             self._advance(True)
         self._started = True
-        return self.obs, self._info()
+        return self._out["obs"], self._info()
 
     def step(self, actions: np.ndarray) -> tuple:
         """Apply one action id per game (for the seat ``info["seat"]`` names) and play on
         to the caller's next turn; returns ``(obs, rewards, terminations, truncations,
         info)``. An illegal id raises IllegalMoveError naming the game (no game is changed
         then); with ``check=False`` only what ``Game.push_id`` checks is checked."""
+        self._enter()
+        try:
+            return self._step(actions)
+        finally:
+            self._busy.release()
+
+    def _step(self, actions):
         if not self._started:
             raise GameStateError("call reset() before step()")
         a = self._actions
@@ -231,15 +269,28 @@ class VectorEnv:
             if self._status.any():
                 self._refuse(int(np.flatnonzero(self._status)[0]))
             self._advance(False)
-        return self.obs, self._rewards, self._terminated, self._truncated, self._info()
+        out = self._out
+        return out["obs"], out["rewards"], out["terminated"], out["truncated"], self._info()
 
     def action_mask(self) -> np.ndarray:
-        """The dense legal mask ``(num_envs, table.size)`` of the current turns (a buffer
-        reused between calls; 27,472 bytes a game for classic)."""
-        if self._mask is None:
-            self._mask = np.zeros((self.num_envs, self.table.size), bool)
-        KV.masks(self._flat, self._offsets, self._mask)
-        return self._mask
+        """The dense legal mask ``(num_envs, table.size)`` of the current turns (a read-only
+        buffer reused between calls; 27,472 bytes a game for classic)."""
+        self._enter()
+        try:
+            if self._mask is None:
+                memory.check(f"the action masks of {self.num_envs:,} games",
+                             self.num_envs * self.table.size)
+                self._mask = np.zeros((self.num_envs, self.table.size), bool)
+                self._out["mask"] = _read_only(self._mask)
+            KV.masks(self._flat, self._offsets, self._mask)
+            return self._out["mask"]
+        finally:
+            self._busy.release()
+
+    @property
+    def obs(self) -> np.ndarray:
+        """The observations of the last call (read-only)."""
+        return self._out["obs"]
 
     @property
     def nbytes(self) -> int:
@@ -248,9 +299,45 @@ class VectorEnv:
 
     def state(self, i: int) -> np.ndarray:
         """A copy of game ``i``'s engine state (perfect information)."""
-        return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
+        self._enter()
+        try:
+            return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
+        finally:
+            self._busy.release()
+
+    def close(self) -> None:
+        """Free the env's buffers now; any later call raises GameStateError (arrays handed
+        out before stay valid: they keep their own memory). Closing again does nothing."""
+        self._enter(closing=True)
+        try:
+            for name in _buffers(1, 1, 1):
+                setattr(self, name, None)
+            self._mask, self._out, self._closed = None, {}, True
+        finally:
+            self._busy.release()
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # ----------------------------------------------------------------- internals
+    def _enter(self, closing: bool = False) -> None:
+        """Take the env for this call (released by the caller), or raise: another thread's
+        call is running, or the env is closed."""
+        if not self._busy.acquire(False):
+            raise ConcurrentUseError("this VectorEnv is used from two threads at once (a call "
+                                     "is running on another thread): give each thread its "
+                                     "own env")
+        if self._closed and not closing:
+            self._busy.release()
+            raise GameStateError("the VectorEnv is closed")
+
+    def _views(self) -> None:
+        """The read-only views handed out, made once (the legal ids' is made per call)."""
+        self._out = {name: _read_only(getattr(self, buf)) for name, buf in _HANDED_OUT.items()}
+
     def _advance(self, fresh: bool) -> None:
         """Deal every slot's game ``self._games[i]`` (``fresh``) or apply ``self._actions``,
         then play on to the caller's turns (inside ``_threads``)."""
@@ -258,7 +345,7 @@ class VectorEnv:
         self._run(KV.compiled("advance_batch"), self._states, self.rules.array, t.keys,
                   t.key_ids, t.id_records, t.selection, self.seed, int(self.start == "play"),
                   self._codes, self._actions, fresh, self._games, self._rngs, self._seats,
-                  self.obs, self._final_obs, self._rewards, self._terminated,
+                  self._obs, self._final_obs, self._rewards, self._terminated,
                   self._final_scores, self._final_deals, self._pool, self._counts,
                   self._errors, *self._functions, self._encode is KE.encode)
 
@@ -284,6 +371,7 @@ class VectorEnv:
         np.cumsum(self._counts, out=self._offsets[1:])
         total = int(self._offsets[-1])
         if total > len(self._flat):
+            memory.check("the legal ids", 16 * total)
             self._flat = np.zeros(2 * total, np.int64)
         KV.gather_ids(self._states, self.rules.array, self.table.keys, self.table.key_ids,
                       self.table.selection, self._pool, self._counts, self._offsets,
@@ -291,12 +379,13 @@ class VectorEnv:
         np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
 
     def _info(self) -> dict:
-        ids, offsets = self._flat[:self._offsets[-1]], self._offsets.view()
-        ids.flags.writeable = offsets.flags.writeable = False   # the env reads them back
-        return {"seat": self._seats, "legal_ids": ids, "legal_offsets": offsets,
-                "deal": self._deals, "final_obs": self._final_obs,
-                "_final_obs": self._terminated, "final_scores": self._final_scores,
-                "final_deal": self._final_deals}
+        out = self._out
+        ids = self._flat[:self._offsets[-1]]
+        ids.flags.writeable = False             # the env reads them back
+        return {"seat": out["seat"], "legal_ids": ids, "legal_offsets": out["offsets"],
+                "deal": out["deal"], "final_obs": out["final_obs"],
+                "_final_obs": out["terminated"], "final_scores": out["final_scores"],
+                "final_deal": out["final_deal"]}
 
     def _refuse(self, i: int):
         a = int(self._actions[i])

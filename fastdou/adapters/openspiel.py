@@ -35,6 +35,12 @@ as float32), zeros while cards are being dealt; ``observation_string`` writes th
 as text. No information-state tensor or string is provided (nor does OpenSpiel's own
 dou_dizhu).
 
+Errors: an action the state cannot apply raises what pyspiel raises for one, a
+``pyspiel.SpielError`` (OpenSpiel's dou_dizhu: "Cannot act in terminal states"), that is
+also a fastdou error: :class:`SpielStateError` after the end, :class:`SpielActionError` for
+a chance outcome that is not one of ``chance_outcomes()`` or an illegal player action; the
+state is left as it was.
+
 Limits: chance deals ranks, not suits, so jinling's trump suit (a record-only field that
 play never reads) stays unset; five_player's marked card is passed on by rank
 (``Game.from_hands(marked=...)``), which is all the dark landlord's reveal reads.
@@ -60,6 +66,7 @@ import pyspiel
 
 from fastdou import cards as _cards
 from fastdou.actions import action_table
+from fastdou.errors import GameStateError, IllegalMoveError
 from fastdou.game import Game
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
@@ -73,6 +80,15 @@ GAMES = {f"python_fastdou_{name}": (name, None) for name in PRESETS}
 GAMES["python_fastdou_classic_openspiel"] = ("classic", "openspiel")
 
 _DEALING, _OPENING, _MARKED, _TWIN, _PLAYING, _VOID = range(6)
+
+
+class SpielStateError(GameStateError, pyspiel.SpielError):
+    """An action applied to a terminal state (a ``pyspiel.SpielError``, as OpenSpiel's)."""
+
+
+class SpielActionError(IllegalMoveError, pyspiel.SpielError):
+    """A chance outcome that is not one of ``chance_outcomes()``, or an illegal player
+    action (a ``pyspiel.SpielError``, as OpenSpiel's)."""
 
 
 # --------------------------------------------------------------------- game constants
@@ -304,6 +320,11 @@ class FastdouState(pyspiel.State):
         return out + ([(r.players, elsewhere / (r.deck[rank] - 1))] if elsewhere else [])
 
     def _apply_action(self, action):
+        if self.is_terminal():
+            raise SpielStateError(f"Cannot act in terminal states (action {action})")
+        if self._stage != _PLAYING and not any(action == a for a, _ in
+                                               self.chance_outcomes()):
+            raise SpielActionError(f"chance outcome {action}: {self._refusal(action)}")
         if self._stage == _PLAYING:
             self._play(int(action))
         elif self._stage == _DEALING:
@@ -318,10 +339,17 @@ class FastdouState(pyspiel.State):
             self._start(landlords=(bright, bright if action >= self._rules.players
                                    else int(action)))
 
+    def _refusal(self, action) -> str:
+        """Why chance ``action`` is not an outcome of this node."""
+        if self._stage == _DEALING:
+            return "no card of that rank is left" if 0 <= action < N_RANKS else \
+                f"a dealt card is a rank, 0..{N_RANKS - 1}"
+        if self._stage == _OPENING:
+            return f"the opening seat is 0..{self._rules.players - 1}"
+        return "not one of chance_outcomes() here"
+
     def _deal(self, rank):
         r = self._rules
-        if not 0 <= rank < N_RANKS or self._left[rank] <= 0:
-            raise ValueError(f"deal outcome {rank}: no card of that rank is left")
         self._dealt[min(self._count // r.hand_size, r.players), rank] += 1
         self._left[rank] -= 1
         self._count += 1
@@ -340,7 +368,10 @@ class FastdouState(pyspiel.State):
     def _play(self, action_id):
         g = self._held.game
         bidding = g.phase == "bid"
-        g.play_id(action_id)
+        try:
+            g.play_id(action_id)
+        except IllegalMoveError as e:
+            raise SpielActionError(str(e)) from None
         if bidding and g.state[S.G_REDEALS] > 0 and not g.is_terminal():
             self._redeals += 1                 # fastdou redealt: deal again by chance
             limit = self._rules.max_redeals
