@@ -108,10 +108,7 @@ def douzero_reading(hand, rival, played):
 
 
 # ------------------------------------------------------------------------- comparisons
-INFOSET_FIELDS = ("player_position", "player_hand_cards", "num_cards_left_dict",
-                  "three_landlord_cards", "card_play_action_seq", "other_hand_cards",
-                  "last_move", "last_two_moves", "last_move_dict", "played_cards",
-                  "all_handcards", "last_pid", "bomb_num")
+INFOSET_FIELDS = tuple(f for f in DZ.FIELDS if f != "legal_actions")   # compared exactly
 
 
 def same_obs(a, b, actions=None):
@@ -477,6 +474,153 @@ def test_encode_with_another_landlord():
 
 
 # ------------------------------------------------------------------------ evaluation
+def reference_infoset(deal, acts, legal):
+    """DouZero's infoset of the seat to act after the actions ``acts`` (DouZero card lists
+    as played, seat 0 first), in plain Python from DouZero's ``deal`` dict alone; ``legal``
+    the legal actions' packed cards."""
+    hands = [collections.Counter(deal[p]) for p in DZ.POSITIONS]
+    played, last = [[], [], []], [[], [], []]
+    three = list(deal["three_landlord_cards"])
+    last_pid, bombs = "landlord", 0
+    for k, a in enumerate(acts):
+        s = k % 3
+        hands[s] -= collections.Counter(a)
+        played[s] += a
+        last[s] = list(a)
+        last_pid = DZ.POSITIONS[s] if a else last_pid
+        bombs += DZ.packed_cards(a) in DZ._BOMBS
+        for v in a if s == 0 else ():
+            if v in three:
+                three.remove(v)
+    seat = len(acts) % 3
+    own = {p: sorted(hands[DZ.SEATS[p]].elements()) for p in DZ.POSITIONS}
+    pos = DZ.POSITIONS[seat]
+    order = ("landlord", "landlord_up", "landlord_down")      # DouZero's dict order
+    seq = [list(a) for a in acts]
+    return dict(
+        player_position=pos, player_hand_cards=own[pos],
+        num_cards_left_dict={p: len(own[p]) for p in order}, three_landlord_cards=three,
+        card_play_action_seq=seq, other_hand_cards=[v for p in order if p != pos
+                                                    for v in own[p]],
+        legal_actions=[DZ.card_list(c) for c in legal],
+        last_move=(seq[-1] or seq[-2] if len(seq) > 1 else seq[-1]) if seq else [],
+        last_two_moves=[seq[-1] if seq else [], seq[-2] if len(seq) > 1 else []],
+        last_move_dict={p: last[DZ.SEATS[p]] for p in order},
+        played_cards={p: played[DZ.SEATS[p]] for p in order},
+        all_handcards={p: list(own[p]) for p in order}, last_pid=last_pid, bomb_num=bombs)
+
+
+def same_infoset(dz, fd, ref=None):
+    """Every field of the adapter's infoset ``fd`` equals DouZero's ``dz`` (the legal
+    actions as sets: DouZero lists some twice) and, exactly, the ``ref`` dict."""
+    for f in INFOSET_FIELDS:
+        assert getattr(dz, f) == getattr(fd, f), f
+        assert type(getattr(dz, f)) is type(getattr(fd, f)), f
+    if ref is not None:
+        for f in DZ.FIELDS:
+            assert getattr(fd, f) == ref[f], f
+
+
+def scribble(info):
+    """Change every list an infoset holds, in place (agents may: RLCard's does)."""
+    for f in DZ.FIELDS:
+        v = getattr(info, f)
+        for part in (v.values() if isinstance(v, dict) else [v]):
+            if isinstance(part, list):
+                for inner in part:
+                    if isinstance(inner, list):
+                        inner.append(99)
+                part.append(98)
+
+
+class Told:
+    """Plays the action it is told (``next``)."""
+
+    next = None
+
+    def act(self, infoset):
+        return self.next
+
+
+def test_game_env_infosets_equal_douzero_step_by_step():
+    """DouZero's GameEnv and the adapter's in lockstep over random games (the same action,
+    among those both offer): every infoset field equals DouZero's (the legal actions as
+    sets, but for DouZero's known bugs) and the reference's at every step; an infoset read
+    earlier stays what it was; changing an infoset's lists changes nothing else."""
+    from douzero.env.game import GameEnv
+    rng = random.Random(12)
+    saved = np.random.get_state()
+    np.random.seed(12)
+    deals = [DZ.random_deal() for _ in range(max(GAMES // 2, 100))]
+    np.random.set_state(saved)
+    steps = differ = 0
+    for deal in deals:
+        told = Told()
+        dz, fd = GameEnv({p: told for p in DZ.POSITIONS}), DZ.GameEnv({p: told for p in
+                                                                     DZ.POSITIONS})
+        dz.card_play_init(copy.deepcopy(deal))
+        fd.card_play_init(copy.deepcopy(deal))
+        acts, held = [], None
+        while not dz.game_over:
+            a, b = dz.game_infoset, fd.game_infoset
+            assert b is fd.game_infoset and dz.acting_player_position == \
+                fd.acting_player_position
+            same_infoset(a, b, reference_infoset(deal, acts, fd._hand._legal))
+            dz_set, fd_set = ({key(m) for m in i.legal_actions} for i in (a, b))
+            assert len(fd_set) == len(b.legal_actions)
+            differ += dz_set != fd_set
+            if held is not None:                 # the infosets of the step before
+                same_infoset(*held)
+                scribble(held[0])
+                scribble(held[1])
+            held = a, b
+            action = list(rng.choice(sorted(dz_set & fd_set)))
+            told.next = action
+            dz.step()
+            told.next = list(action)
+            fd.step()
+            acts.append(action)
+            steps += 1
+        assert fd.game_over and (dz.get_winner(), dz.get_bomb_num()) == \
+            (fd.get_winner(), fd.get_bomb_num())
+        assert (dz.num_wins, dz.num_scores) == (fd.num_wins, fd.num_scores)
+        same_infoset(dz.game_infoset, fd.game_infoset)   # the last one stays
+    assert steps > 20 * len(deals) and differ < steps / 100
+
+
+def test_unsorted_actions_are_recorded_sorted():
+    env = DZ.Env()
+    env.reset(BUGS["wing_trio"][0])
+    env.step([13, 13, 13, 5, 5, 5, 4, 4, 4, 3, 3, 3])
+    info = env.infoset
+    assert info.card_play_action_seq == [[3, 3, 3, 4, 4, 4, 5, 5, 5, 13, 13, 13]]
+    assert info.played_cards["landlord"] == info.last_move == info.card_play_action_seq[0]
+
+
+def test_infoset_fields_read_in_any_order():
+    """Fields are made when first read: any order, any subset, and a copy or a pickle of
+    an infoset, give the same values."""
+    import pickle
+    env = DZ.Env()
+    np.random.seed(13)
+    env.reset()
+    for a in ([3], [], [4]):
+        if a in env.infoset.legal_actions:
+            env.step(a)
+    full = {f: getattr(env.infoset, f) for f in DZ.FIELDS}
+    for order in (DZ.FIELDS, DZ.FIELDS[::-1]):
+        info = env._hand.info
+        for f in set(order) & DZ._BUILD.keys():      # made again when read
+            object.__delattr__(info, f)
+        assert {f: getattr(info, f) for f in order} == full
+    for other in (copy.copy(env.infoset), copy.deepcopy(env.infoset),
+                  pickle.loads(pickle.dumps(env.infoset))):
+        assert {f: getattr(other, f) for f in DZ.FIELDS} == full
+    with pytest.raises(AttributeError):
+        env.infoset.no_such_field
+    assert "actions" in repr(env.infoset)
+
+
 class FirstAgent:
     """Plays the smallest card list it may (passing only when it must): deterministic."""
 
@@ -501,6 +645,39 @@ def test_game_env_equals_douzero_game_env():
         results.append((env.num_wins, env.num_scores))
     assert results[0] == results[1]
     assert sum(results[0][0].values()) == 60
+
+
+def _landlord_wins(cls, deals, paths, seed):
+    """DouZero's ``mp_simulate`` loop on engine ``cls`` with its agents ``paths``."""
+    from douzero.evaluation.simulation import load_card_play_models
+    random.seed(seed)                     # DouZero's agents draw from random's stream
+    env = cls(load_card_play_models(dict(zip(("landlord", "landlord_up", "landlord_down"),
+                                             paths))))
+    for d in copy.deepcopy(deals):
+        env.card_play_init(d)
+        while not env.game_over:
+            env.step()
+        env.reset()
+    return env.num_wins["landlord"]
+
+
+@pytest.mark.parametrize("paths", [("random", "random", "random"),
+                                   ("rlcard", "random", "random")])
+def test_landlord_win_rate_as_douzero(paths):
+    """DouZero's evaluation with its random (and RLCard) agents on the same 2,000 deals:
+    their random choices differ (DouZero lists some actions twice, fastdou once; so the
+    seed gives other games), so the landlord's win rates are compared: within the 95%
+    interval of their difference."""
+    from douzero.env.game import GameEnv
+    saved = np.random.get_state()
+    np.random.seed(14)
+    deals = [DZ.random_deal() for _ in range(2000)]
+    np.random.set_state(saved)
+    p = [_landlord_wins(cls, deals, paths, 14) / len(deals) for cls in (GameEnv, DZ.GameEnv)]
+    half = 1.96 * np.sqrt(sum(x * (1 - x) for x in p) / len(deals))
+    print(f"\nlandlord win rate {paths[0]} vs {paths[1]}: DouZero {p[0]:.3f}, fastdou "
+          f"{p[1]:.3f} (95% interval of the difference: +-{half:.3f})")
+    assert abs(p[0] - p[1]) <= half
 
 
 @pytest.mark.parametrize("agents", [("random", "random", "random"),

@@ -53,8 +53,11 @@ Everything else (observations, rewards, ``done``) is the same; ``tests/test_adap
 replays random games through both and counts those cases.
 
 Infoset fields are DouZero's; lists of cards are sorted except ``played_cards`` (in play order,
-as DouZero keeps them) and ``card_play_action_seq``. After the last action ``infoset`` stays
-the one it was before it, and ``step`` returns ``obs=None``, as DouZero's env does.
+as DouZero keeps them) and ``card_play_action_seq``. The hand keeps them step by step and an
+infoset makes each field when first read, as fresh lists. An action given unsorted is recorded
+sorted (DouZero records it as given, then misreads it: its move filters assume sorted lists).
+After the last action ``infoset`` stays the one it was before it, and ``step`` returns
+``obs=None``, as DouZero's env does.
 """
 
 from __future__ import annotations
@@ -155,17 +158,124 @@ def _check_deal(card_play_data) -> tuple:
     return (lord, down, up), kitty
 
 
+FIELDS = ("player_position", "player_hand_cards", "num_cards_left_dict",
+          "three_landlord_cards", "card_play_action_seq", "other_hand_cards", "legal_actions",
+          "last_move", "last_two_moves", "last_move_dict", "played_cards", "all_handcards",
+          "last_pid", "bomb_num")                     # DouZero's InfoSet attributes
+
+
+class _History:
+    """What one hand keeps as it goes (append only, so an infoset holds it and a length):
+    each action's cards, each seat's played cards in play order."""
+
+    __slots__ = ("acts", "played", "kitty", "sizes")
+
+    def __init__(self, kitty, sizes):
+        self.acts = []                   # each action's DouZero card tuple (sorted)
+        self.played = ([], [], [])       # by seat
+        self.kitty = kitty               # DouZero's three_landlord_cards as dealt
+        self.sizes = sizes               # each seat's number of cards as dealt
+
+
 class InfoSet:
     """DouZero's ``InfoSet`` (the acting position's view, perfect information included):
-    the attributes DouZero's ``get_obs`` and agents read."""
+    the attributes DouZero's ``get_obs`` and agents read. Each is made when first read, from
+    what the hand kept up to this decision, as fresh lists (an agent may change them, as
+    it may change DouZero's deep-copied infoset)."""
 
-    __slots__ = ("player_position", "player_hand_cards", "num_cards_left_dict",
-                 "three_landlord_cards", "card_play_action_seq", "other_hand_cards",
-                 "legal_actions", "last_move", "last_two_moves", "last_move_dict",
-                 "played_cards", "all_handcards", "last_pid", "bomb_num")
+    __slots__ = FIELDS + ("_h", "_t", "_hands", "_legal")
+
+    def __getattr__(self, name):
+        build = _BUILD.get(name)
+        if build is None:
+            raise AttributeError(f"'InfoSet' object has no attribute {name!r}")
+        value = build(self)
+        object.__setattr__(self, name, value)
+        return value
 
     def __repr__(self) -> str:
-        return f"<InfoSet {self.player_position}, {len(self.card_play_action_seq)} actions>"
+        return f"<InfoSet {self.player_position}, {self._t} actions>"
+
+
+def _own(info) -> list:
+    return list(_LISTS[info._hands[info._t % 3]])
+
+
+def _left(info) -> dict:
+    h = info._hands
+    return {p: len(_LISTS[h[SEATS[p]]]) for p in _DICT_ORDER}
+
+
+def _three(info) -> list:
+    """DouZero's kitty less the cards the landlord has played, one for one."""
+    three = list(info._h.kitty)
+    for v in _played(info, 0):
+        if not three:
+            break
+        if v in three:
+            three.remove(v)
+    return three
+
+
+def _seq(info) -> list:
+    return list(map(list, info._h.acts[:info._t]))
+
+
+def _others(info) -> list:
+    seat, h = info._t % 3, info._hands
+    return [v for p in _DICT_ORDER if SEATS[p] != seat for v in _LISTS[h[SEATS[p]]]]
+
+
+def _legal(info) -> list:
+    return list(map(list, map(_LIST_OF, info._legal)))
+
+
+def _act(info, k: int) -> list:
+    """Action ``k`` from the last (1: the last) as a list; ``[]`` before the first."""
+    t = info._t
+    return list(info._h.acts[t - k]) if t >= k else []
+
+
+def _last_move(info) -> list:
+    acts, t = info._h.acts, info._t
+    if not t:
+        return []
+    return list(acts[t - 1] if acts[t - 1] or t < 2 else acts[t - 2])
+
+
+def _last_two(info) -> list:
+    return [_act(info, 1), _act(info, 2)]
+
+
+def _last_of(info, seat: int) -> list:
+    """``seat``'s last action (``[]`` before its first)."""
+    k = info._t - 1 - (info._t - 1 - seat) % 3
+    return list(info._h.acts[k]) if k >= 0 else []
+
+
+def _last_dict(info) -> dict:
+    return {p: _last_of(info, SEATS[p]) for p in _DICT_ORDER}
+
+
+def _played(info, seat: int) -> list:
+    h = info._h
+    return h.played[seat][:h.sizes[seat] - len(_LISTS[info._hands[seat]])]
+
+
+def _played_dict(info) -> dict:
+    return {p: _played(info, SEATS[p]) for p in _DICT_ORDER}
+
+
+def _all_hands(info) -> dict:
+    h = info._hands
+    return {p: list(_LISTS[h[SEATS[p]]]) for p in _DICT_ORDER}
+
+
+_BUILD = {"player_hand_cards": _own, "num_cards_left_dict": _left,
+          "three_landlord_cards": _three, "card_play_action_seq": _seq,
+          "other_hand_cards": _others, "legal_actions": _legal, "last_move": _last_move,
+          "last_two_moves": _last_two, "last_move_dict": _last_dict,
+          "played_cards": _played_dict, "all_handcards": _all_hands}
 
 
 def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
@@ -219,15 +329,19 @@ _Z = (DE.Z_ROWS, DE.Z_COLS)
 
 class _Hand:
     """One hand on fastdou with DouZero's view of it: a fastdou classic state array, each
-    step two compiled calls (``DE.step_actions``: the action id applied and the next
-    seat's DouZero actions; ``DE.fill``: its arrays, made here). ``game`` is a fastdou
-    ``Game`` (``from_hands``, ``start="play"``) made when first read and caught up with
-    the action ids whenever read."""
+    step one compiled call (``DE.step_actions``: the action id applied and the next seat's
+    DouZero actions), a second for an env's observation (``DE.fill``: its arrays, made
+    here), and the infoset's fields kept up to date in Python (each hand, each seat's
+    played cards, the last to play, the bombs). ``game`` is a fastdou ``Game``
+    (``from_hands``, ``start="play"``) made when first read and caught up with the action
+    ids whenever read."""
 
-    def __init__(self):
+    def __init__(self, observe: bool = True):
+        self._observe = observe          # an env's observation arrays at every step
         self._dealt = None
         self._game = None
         self._over = False
+        self.info = None
         self._scratch(_SCRATCH)
 
     def _scratch(self, n: int) -> None:
@@ -239,40 +353,49 @@ class _Hand:
         dealt, kitty = _check_deal(card_play_data)
         self._dealt = dealt
         self._packed_kitty = kitty
-        self._kitty = list(card_play_data["three_landlord_cards"])
         self._game = None
         self._args = _kernel_args()
         self._state = np.empty(S.STATE_SIZE, np.int64)
-        hands = np.array([dealt[0] - kitty, dealt[1], dealt[2]], np.uint64)
-        DE.deal_start(self._state, self._args[0], hands, np.uint64(kitty))
-        self.seq = []                # every action's packed cards
-        self._ids_played = []        # and its action id
-        self._synced = 0             # how many of them the Game has played
+        DE.deal_start(self._state, self._args[0],
+                      np.array([dealt[0] - kitty, dealt[1], dealt[2]], np.uint64),
+                      np.uint64(kitty))
+        self._hands = list(dealt)        # each seat's packed cards now
+        self._h = _History(list(card_play_data["three_landlord_cards"]),
+                           tuple(len(_LISTS[p]) for p in dealt))
+        self._last_pid = "landlord"
+        self._bombs = 0
+        self._ids_played = []            # each action's id
+        self._synced = 0                 # how many of them the Game has played
         self._over = False
-        self._step(-1)
+        self._look(self._step(-1), 0)
 
-    def _step(self, a: int) -> None:
-        """Apply action id ``a`` (-1: none) and observe the seat to act."""
-        step, fill = _CALLS or _entry_points(self._args)
-        state, cards, played = self._state, self._cards, self._played
+    def _step(self, a: int) -> int:
+        """Apply action id ``a`` (-1: none) and list the next seat's actions: their
+        number, 0 once the hand is over."""
         ra, keys, key_ids, selection, id_records = self._args
-        m = step(state, ra, keys, key_ids, selection, id_records, a, self._records,
-                 self._ids, cards, played)
-        if m < 0:
-            m = self._step_slowly(-m, a)
-            cards, played = self._cards, self._played
-        if m == 0:                   # the hand is over: the last observation stays, as
-            self._over = True        # DouZero's does
-            return
-        width = _WIDTH[(len(self.seq) + (a >= 0)) % 3]
-        x_batch = np.empty((m, width), np.float32)
-        z_batch = np.empty((m, *_Z), np.float32)
-        x_no_action = np.empty(width - DE.CARD_FEATURES, np.int8)
-        z = np.empty(_Z, np.int8)
-        fill(state, cards, x_batch, z_batch, x_no_action, z)
-        self.obs_parts = x_batch, z_batch, x_no_action, z
+        m = (_CALLS or _entry_points(self._args))[0](
+            self._state, ra, keys, key_ids, selection, id_records, a, self._records,
+            self._ids, self._cards, self._played)
+        return self._step_slowly(-m, a) if m < 0 else m
+
+    def _look(self, m: int, t: int) -> None:
+        """The seat to act after ``t`` actions, with its ``m`` actions: its infoset (and
+        an env's observation)."""
+        cards = self._cards
         self._legal = legal = cards[:m].tolist()
-        self._index = dict(zip(legal, played[:m].tolist()))
+        info = self.info = InfoSet()
+        info.player_position = POSITIONS[t % 3]
+        info.last_pid = self._last_pid
+        info.bomb_num = self._bombs
+        info._h, info._t, info._hands, info._legal = self._h, t, tuple(self._hands), legal
+        if self._observe:
+            width = _WIDTH[t % 3]
+            x_batch = np.empty((m, width), np.float32)
+            z_batch = np.empty((m, *_Z), np.float32)
+            x_no_action = np.empty(width - DE.CARD_FEATURES, np.int8)
+            z = np.empty(_Z, np.int8)
+            _CALLS[1](self._state, cards, x_batch, z_batch, x_no_action, z)
+            self.obs_parts = x_batch, z_batch, x_no_action, z
 
     def _step_slowly(self, status: int, a: int) -> int:
         """``_step`` when ``step_actions`` said more: list the actions again with more
@@ -280,10 +403,9 @@ class _Hand:
         if status < KA.OVERFLOW:
             raise IllegalMoveError(f"action id {a} was refused (status {status})")
         self._scratch(2 * (status - KA.OVERFLOW))
-        step = _CALLS[0]
         ra, keys, key_ids, selection, id_records = self._args
-        return step(self._state, ra, keys, key_ids, selection, id_records, -1,
-                    self._records, self._ids, self._cards, self._played)
+        return _CALLS[0](self._state, ra, keys, key_ids, selection, id_records, -1,
+                         self._records, self._ids, self._cards, self._played)
 
     @property
     def game(self) -> Game:
@@ -313,23 +435,38 @@ class _Hand:
         if self._over:
             raise GameStateError("the hand is over")
         packed = packed_cards(action)
-        a = self._index.get(packed)      # the action id it plays
-        if a is None or len(action) != len(_LISTS[packed]):
+        try:
+            i = self._legal.index(packed)
+        except ValueError:
+            i = -1
+        if i < 0 or len(action) != len(_LISTS[packed]):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
-        self._step(a)
-        self.seq.append(packed)
+        a = int(self._played[i])         # the action id it plays
+        m = self._step(a)
+        acts = self._h.acts
+        seat = len(acts) % 3
+        acts.append(_LISTS[packed])
         self._ids_played.append(a)
+        if packed:
+            self._hands[seat] -= packed
+            self._h.played[seat].extend(_LISTS[packed])
+            self._last_pid = POSITIONS[seat]
+            self._bombs += packed in _BOMBS
+        if m == 0:                       # the hand is over: the last infoset stays, as
+            self._over = True            # DouZero's does
+        else:
+            self._look(m, len(acts))
         return self._over
 
     @property
     def seat(self) -> int:
         """The seat to act (once the hand is over: the seat that ended it, as DouZero)."""
-        return (len(self.seq) - self._over) % 3
+        return (len(self._h.acts) - self._over) % 3
 
     # ------------------------------------------------------------------ views
     def bombs(self) -> int:
-        return int(self._state[S.G_BOMBS] + self._state[S.G_ROCKETS])
+        return self._bombs
 
     def landlord_won(self) -> bool:
         return int(self._state[S.G_WINNER]) == S.SIDE_LANDLORD
@@ -339,61 +476,6 @@ class _Hand:
         return {"position": POSITIONS[self.seat], "x_batch": x_batch, "z_batch": z_batch,
                 "legal_actions": list(map(list, map(_LIST_OF, self._legal))),
                 "x_no_action": x_no_action, "z": z}
-
-    def infoset(self) -> InfoSet:
-        """DouZero's infoset before the next action (after the last one: before it), built
-        from the deal and the actions alone."""
-        t = len(self.seq) - self._over
-        dealt = [_cards.unpack(p) for p in self._dealt]
-        return reference_infoset(dealt, self._kitty, self.seq[:t], self._legal)
-
-
-def reference_infoset(dealt, kitty, seq, legal) -> InfoSet:
-    """DouZero's infoset of the seat to act after the actions ``seq`` (packed cards, seat
-    0 first), in Python from the deal alone: ``dealt`` the three hands by seat as count
-    vectors (the landlord's with the kitty), ``kitty`` DouZero's three_landlord_cards list,
-    ``legal`` the packed legal actions."""
-    hands = [np.array(h, dtype=np.int64) for h in dealt]
-    played = [[], [], []]
-    last = [[], [], []]
-    three = list(kitty)
-    last_pid = "landlord"
-    bombs = 0
-    for k, c in enumerate(seq):
-        s = k % 3
-        cl = card_list(c)
-        hands[s] -= _cards.unpack(c)
-        played[s] += cl
-        last[s] = cl
-        if c:
-            last_pid = POSITIONS[s]
-        bombs += c in _BOMBS
-        if s == 0:
-            for v in cl:
-                if v in three:
-                    three.remove(v)
-    seat = len(seq) % 3
-    own = [_cards.to_douzero(h) for h in hands]
-    info = InfoSet()
-    info.player_position = POSITIONS[seat]
-    info.player_hand_cards = own[seat]
-    info.num_cards_left_dict = {p: len(own[SEATS[p]]) for p in _DICT_ORDER}
-    info.three_landlord_cards = three
-    info.card_play_action_seq = [card_list(c) for c in seq]
-    info.other_hand_cards = [v for p in _DICT_ORDER if SEATS[p] != seat for v in own[SEATS[p]]]
-    info.legal_actions = [card_list(c) for c in legal]
-    if not seq:
-        info.last_move = []
-    else:
-        info.last_move = card_list(seq[-1] if seq[-1] or len(seq) < 2 else seq[-2])
-    info.last_two_moves = [card_list(seq[-1]) if seq else [],
-                           card_list(seq[-2]) if len(seq) > 1 else []]
-    info.last_move_dict = {p: list(last[SEATS[p]]) for p in _DICT_ORDER}
-    info.played_cards = {p: played[SEATS[p]] for p in _DICT_ORDER}
-    info.all_handcards = {p: list(own[SEATS[p]]) for p in _DICT_ORDER}
-    info.last_pid = last_pid
-    info.bomb_num = bombs
-    return info
 
 
 class Env:
@@ -405,13 +487,11 @@ class Env:
                                 f"not {short(objective)}")
         self.objective = objective
         self._hand = _Hand()
-        self._infoset = None
 
     def reset(self, card_play_data=None) -> dict:
         """Deal a new hand (DouZero's random deal, or ``card_play_data``); returns the
         landlord's observation."""
         self._hand.start(random_deal() if card_play_data is None else card_play_data)
-        self._infoset = None
         return self._hand.obs()
 
     def step(self, action):
@@ -420,17 +500,12 @@ class Env:
         if self._hand.apply(action):
             h = self._hand
             return None, _reward(self.objective, h.landlord_won(), h.bombs()), True, {}
-        self._infoset = None
         return self._hand.obs(), 0.0, False, {}
 
     @property
     def infoset(self) -> InfoSet:
-        """DouZero's infoset of the acting position (built when first read after a step)."""
-        if self._hand._dealt is None:
-            return None
-        if self._infoset is None:
-            self._infoset = self._hand.infoset()
-        return self._infoset
+        """DouZero's infoset of the acting position."""
+        return self._hand.info
 
     def close(self) -> None:
         """Nothing to release (DouZero's training wrapper calls it)."""
@@ -485,7 +560,7 @@ class GameEnv:
         self.players = players
         self.num_wins = {"landlord": 0, "farmer": 0}
         self.num_scores = {"landlord": 0, "farmer": 0}
-        self._hand = _Hand()
+        self._hand = _Hand(observe=False)
         self.winner = None
 
     def card_play_init(self, card_play_data) -> None:
@@ -501,7 +576,7 @@ class GameEnv:
 
     @property
     def game_infoset(self) -> InfoSet:
-        return self._hand.infoset()
+        return self._hand.info
 
     def step(self) -> None:
         action = self.players[self.acting_player_position].act(self.game_infoset)
@@ -523,7 +598,7 @@ class GameEnv:
         return self._hand.bombs()
 
     def reset(self) -> None:
-        self._hand = _Hand()
+        self._hand = _Hand(observe=False)
 
 
 def _agents(paths: dict) -> dict:
