@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter's errors (issue 30): an action it cannot apply raises what pyspiel
+"""The OpenSpiel adapter's errors: an action it cannot apply raises what pyspiel
 raises for one (``pyspiel.SpielError``, as OpenSpiel's own dou_dizhu does: "Cannot act in
 terminal states"), which is also a fastdou error, and leaves the state as it was."""
 

@@ -1,5 +1,5 @@
 """A Dask run refused for an existing dataset of another run starts no task and leaves the
-dataset exactly as it was (issue 30); a dataset with parts missing is refused when read, and
+dataset exactly as it was; a dataset with parts missing is refused when read, and
 the run that made it completes it."""
 
 import os
@@ -12,14 +12,7 @@ from fastdou.distributed import part_name
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
-
-
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as c:
-        yield c
+from test_dask import client  # noqa: F401 (the module's LocalCluster fixture)
 
 
 def listing(out):

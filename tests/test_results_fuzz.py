@@ -1,4 +1,4 @@
-"""Results fuzz (issue 30): damaged, cut, mixed and crafted files and datasets are each either
+"""Results fuzz: damaged, cut, mixed and crafted files and datasets are each either
 loaded with exactly the deals they hold, matching their metadata, or refused with a
 ``FastdouError``; nothing else. Derandomized, no example database; ``FASTDOU_FUZZ_EXAMPLES``
 sets the examples per test."""

@@ -1,4 +1,4 @@
-"""Results files are checked against their own metadata and schema (issue 30): a cut, padded,
+"""Results files are checked against their own metadata and schema: a cut, padded,
 mixed or crafted file or dataset is refused with a ``RecordError`` naming the file, the row
 and the rule; every file fastdou writes, of every preset and format, loads back exactly; and a
 signal while a writer starts leaves no temporary file."""
@@ -81,7 +81,7 @@ def test_command_line_files_load(tmp_path, capsys):
     capsys.readouterr()
 
 
-# ------------------------------------------------------------------ the breaks of issue 30
+# ------------------------------------------------------------------ the breaks once found
 @pytest.mark.parametrize("ext", [".csv", ".jsonl"])
 def test_a_file_cut_at_a_line_boundary_is_refused(run, tmp_path, ext):
     path = saved(run, tmp_path, ext)
@@ -118,24 +118,16 @@ def test_a_dataset_holding_a_part_twice_is_refused(run, tmp_path):
     assert fastdou.load_results(str(ds)).summary.deals == 5000
 
 
-def test_a_dataset_of_two_seeds_is_refused(tmp_path):
+@pytest.mark.parametrize("seed,first,reason", [(2, 100, "seed"), (1, 200, "missing")])
+def test_a_dataset_of_two_seeds_or_with_a_gap_is_refused(tmp_path, seed, first, reason):
     pytest.importorskip("pyarrow")
     from fastdou.distributed import part_name
     ds = tmp_path / "ds"
     ds.mkdir()
     fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
-    fastdou.simulate(100, seed=2, first=100, per_deal=True).save(str(ds / part_name(100, 100)))
-    refused(str(ds), "seed")
-
-
-def test_a_dataset_with_a_gap_is_refused(tmp_path):
-    pytest.importorskip("pyarrow")
-    from fastdou.distributed import part_name
-    ds = tmp_path / "ds"
-    ds.mkdir()
-    fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
-    fastdou.simulate(100, seed=1, first=200, per_deal=True).save(str(ds / part_name(200, 100)))
-    refused(str(ds), "missing")
+    fastdou.simulate(100, seed=seed, first=first, per_deal=True).save(
+        str(ds / part_name(first, 100)))
+    refused(str(ds), reason)
 
 
 def edit_meta(path, change):

@@ -1,4 +1,4 @@
-"""Objects fastdou hands out and objects shared between threads (issue 30): the arrays the
+"""Objects fastdou hands out and objects shared between threads: the arrays the
 engine reads back are read-only, a Game or VectorEnv used from two threads at once raises
 instead of crashing or corrupting, VectorEnv checks its memory before allocating and can be
 closed. Every crash case runs in a subprocess: a negative exit status (a signal) fails."""

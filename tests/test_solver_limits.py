@@ -1,4 +1,4 @@
-"""The solver's limits (issue 30): its tables' memory is checked before they are allocated,
+"""The solver's limits: its tables' memory is checked before they are allocated,
 and ``time_limit`` counts the tables' set-up, which is stoppable. Times here are only ever
 lower bounds of sleeps the test makes itself; the limit's accuracy is measured, not
 asserted (see the benchmarks)."""
