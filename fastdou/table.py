@@ -165,9 +165,11 @@ def per_deal(table: dict, rules: Rules) -> dict:
     if extra:
         raise RecordError(f"results table has column(s) no simulation of these rules "
                           f"writes: {short(', '.join(map(str, extra)))}")
-    lengths = {len(np.asarray(table[n]).reshape(-1)) for n in expected}
-    if len(lengths) != 1 or any(np.ndim(table[n]) != 1 for n in expected):
-        raise RecordError("results table holds columns of different lengths or shapes")
+    for n in expected:
+        if np.ndim(table[n]) != 1:
+            raise RecordError(f"column {n} has shape {np.shape(table[n])}, not one value a deal")
+    if len({np.shape(table[n])[0] for n in expected}) != 1:
+        raise RecordError("results table holds columns of different lengths")
     out = {}
     for name in ("winner", "landlord", "partner"):
         out[name] = _ints(name, table[name])
@@ -251,7 +253,7 @@ def _check_values(out: dict, rules: Rules, bombs_by_size=None) -> None:
         checks.append(("more bombs_* than bombs", bombs_by_size > out["bombs"]))
     first = [(int(np.flatnonzero(bad)[0]), rule) for rule, bad in checks if bad.any()]
     if first:
-        row, rule = min(first)
+        row, rule = min(first, key=lambda f: f[0])     # the row's first rule broken
         raise RecordError(f"row {row + 1} (deal {out['deal'][row]}): {rule}, which no "
                           f"simulation writes")
 
