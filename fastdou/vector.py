@@ -50,6 +50,7 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import threading
 
@@ -180,6 +181,20 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
+def _exclusive(closing: bool = False):
+    """A method run holding the env (``VectorEnv._enter``): one thread's call at a time."""
+    def wrap(method):
+        @functools.wraps(method)
+        def exclusive(self, *args, **kwargs):
+            self._enter(closing)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self._busy.release()
+        return exclusive
+    return wrap
+
+
 class VectorEnv:
     """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
 
@@ -221,16 +236,10 @@ class VectorEnv:
         self._views()
 
     # ----------------------------------------------------------------- API
+    @_exclusive()
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict]:
         """Deal a new game in every slot: with ``seed``, game 0 of every slot under that
         seed; without, every slot's next game. Returns ``(obs, info)``."""
-        self._enter()
-        try:
-            return self._reset(seed)
-        finally:
-            self._busy.release()
-
-    def _reset(self, seed):
         if seed is not None:
             self.seed = whole("seed", seed)
             self._games[:] = -1
@@ -242,18 +251,12 @@ class VectorEnv:
         self._started = True
         return self._out["obs"], self._info()
 
+    @_exclusive()
     def step(self, actions: np.ndarray) -> tuple:
         """Apply one action id per game (for the seat ``info["seat"]`` names) and play on
         to the caller's next turn; returns ``(obs, rewards, terminations, truncations,
         info)``. An illegal id raises IllegalMoveError naming the game (no game is changed
         then); with ``check=False`` only what ``Game.push_id`` checks is checked."""
-        self._enter()
-        try:
-            return self._step(actions)
-        finally:
-            self._busy.release()
-
-    def _step(self, actions):
         if not self._started:
             raise GameStateError("call reset() before step()")
         a = self._actions
@@ -272,20 +275,17 @@ class VectorEnv:
         out = self._out
         return out["obs"], out["rewards"], out["terminated"], out["truncated"], self._info()
 
+    @_exclusive()
     def action_mask(self) -> np.ndarray:
         """The dense legal mask ``(num_envs, table.size)`` of the current turns (a read-only
         buffer reused between calls; 27,472 bytes a game for classic)."""
-        self._enter()
-        try:
-            if self._mask is None:
-                memory.check(f"the action masks of {self.num_envs:,} games",
-                             self.num_envs * self.table.size)
-                self._mask = np.zeros((self.num_envs, self.table.size), bool)
-                self._out["mask"] = _read_only(self._mask)
-            KV.masks(self._flat, self._offsets, self._mask)
-            return self._out["mask"]
-        finally:
-            self._busy.release()
+        if self._mask is None:
+            memory.check(f"the action masks of {self.num_envs:,} games",
+                         self.num_envs * self.table.size)
+            self._mask = np.zeros((self.num_envs, self.table.size), bool)
+            self._out["mask"] = _read_only(self._mask)
+        KV.masks(self._flat, self._offsets, self._mask)
+        return self._out["mask"]
 
     @property
     def obs(self) -> np.ndarray:
@@ -297,24 +297,18 @@ class VectorEnv:
         """Bytes held by the env's arrays (the action table, shared, not counted)."""
         return sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
 
+    @_exclusive()
     def state(self, i: int) -> np.ndarray:
         """A copy of game ``i``'s engine state (perfect information)."""
-        self._enter()
-        try:
-            return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
-        finally:
-            self._busy.release()
+        return self._states[whole("i", i, 0, self.num_envs - 1)].copy()
 
+    @_exclusive(closing=True)
     def close(self) -> None:
         """Free the env's buffers now; any later call raises GameStateError (arrays handed
         out before stay valid: they keep their own memory). Closing again does nothing."""
-        self._enter(closing=True)
-        try:
-            for name in _buffers(1, 1, 1):
-                setattr(self, name, None)
-            self._mask, self._out, self._closed = None, {}, True
-        finally:
-            self._busy.release()
+        for name in _buffers(1, 1, 1):
+            setattr(self, name, None)
+        self._mask, self._out, self._closed = None, {}, True
 
     def __enter__(self) -> "VectorEnv":
         return self
@@ -324,8 +318,8 @@ class VectorEnv:
 
     # ----------------------------------------------------------------- internals
     def _enter(self, closing: bool = False) -> None:
-        """Take the env for this call (released by the caller), or raise: another thread's
-        call is running, or the env is closed."""
+        """Take the env for this call (released by :func:`_exclusive`), or raise: another
+        thread's call is running, or the env is closed."""
         if not self._busy.acquire(False):
             raise ConcurrentUseError("this VectorEnv is used from two threads at once (a call "
                                      "is running on another thread): give each thread its "
