@@ -6,11 +6,15 @@ one Dask task, :func:`run_chunk`, which plays its deals on a worker (kernels com
 loaded from the cache, once per worker process; user policies named by import path) and
 returns its exact integer :class:`~fastdou.summary.Totals`. With ``out``, the worker itself
 writes its chunk's per-deal results to ``out/part-FIRST-LAST.parquet`` (atomically), with the
-totals in the file's footer. Because each deal is a pure function of (seed, deal index), the
-result is the same deal for deal as a local run, whatever the chunking or the workers.
+totals in the file's footer, and the client writes ``out/_dataset.json`` (the run's metadata
+and its parts) once every part is there: a folder without it is refused when read. Because
+each deal is a pure function of (seed, deal index), the result is the same deal for deal as
+a local run, whatever the chunking or the workers.
 
 Dask does the distribution: a task lost with a dying worker is recomputed elsewhere, and a
-rerun with the same ``out`` finds the chunks already complete and skips them.
+rerun with the same ``out`` finds the chunks already complete and skips them. A run that
+fails sets its Dask ``Event``: its tasks still running stop at their next chunk and write
+no part.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ import os
 import threading
 
 from fastdou.checks import INT64_MAX, short, whole
-from fastdou.errors import ArgumentError, PolicyError
+from fastdou.errors import ArgumentError, PolicyError, RecordError
+from fastdou.results import MANIFEST, part_name, read_manifest, write_manifest
 
 DEFAULT_CHUNK = 1_000_000
-_PARTS = "part-{first:015d}-{last:015d}.parquet"
 _TOTALS_KEY = "fastdou_totals"
 _LOCK = threading.Lock()          # one compiled simulation at a time in a worker process
 
@@ -61,15 +65,22 @@ def chunks(first: int, deals: int, size: int) -> list:
     return [(a, min(size, first + deals - a)) for a in range(first, first + deals, size)]
 
 
-def part_name(first: int, n: int) -> str:
-    return _PARTS.format(first=first, last=first + n - 1)
+class Aborted(Exception):
+    """A task of a run that failed elsewhere: stopped without writing its part."""
 
 
-def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=False):
+def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=False,
+              abort=None):
     """One Dask task: deals ``first .. first + n - 1``; returns ``(totals JSON, per-deal
-    arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file."""
+    arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file.
+    ``abort``: the name of the run's Dask ``Event``, looked at after each chunk of deals and
+    before the part is renamed into place."""
     from fastdou.results import ResultWriter, metadata
     from fastdou.simulation import simulate
+
+    def check(done=None):
+        if abort is not None and _dask().Event(abort).is_set():
+            raise Aborted(f"deals {first}..{first + n - 1}: the run failed elsewhere")
     path = os.path.join(out, part_name(first, n)) if out else None
     meta = metadata(rules, seed, policies, first, n)
     if path is not None and os.path.exists(path) and not per_deal:
@@ -80,10 +91,11 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
     try:
         with _LOCK:
             result = simulate(n, rules, list(policies), seed=seed, threads=threads,
-                              per_deal=per_deal, first=first,
+                              per_deal=per_deal, first=first, progress=check,
                               on_chunk=writer.write if writer else None)
         totals = result.totals.to_json()
         if writer:
+            check()
             writer.close(footer={_TOTALS_KEY: json.dumps(totals)})
     finally:
         if writer:
@@ -121,8 +133,10 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     if out is not None:
         out = _dataset_folder(out, {part_name(a, n) for a, n in plan})
         _check_parts(out, rules, names, seed, plan)      # refused before any task starts
+    run = os.urandom(6).hex()
+    abort = f"fastdou-abort-{run}"
     futures = {client.submit(run_chunk, rules, names, seed, a, n, out, threads, per_deal,
-                             key=f"fastdou-{seed}-{a}-{n}-{os.urandom(4).hex()}",
+                             abort, key=f"fastdou-{seed}-{a}-{n}-{run}",
                              pure=False, retries=2): (a, n) for a, n in plan}
     totals = Totals.from_json(_empty(rules))
     kept = {}
@@ -137,11 +151,18 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
             done += n
             if progress is not None:
                 progress(done)
+    except BaseException:
+        with contextlib.suppress(Exception):    # the scheduler may be what failed
+            distributed.Event(abort, client).set()
+        raise
     finally:
         for f in futures:
             f.cancel()
     if out is not None:
         remove_leftovers(out)
+        from fastdou.results import metadata
+        write_manifest(out, metadata(rules, seed, names, first, deals),
+                       [part_name(a, n) for a, n in plan])
     arrays = None
     if per_deal:
         parts = [kept[a] for a, _ in plan]
@@ -194,9 +215,19 @@ def _same_run(path: str, meta: dict) -> dict:
 
 
 def _check_parts(out, rules, names, seed, plan) -> None:
-    """Refuse, before any task runs, a dataset whose existing parts are of another run:
-    a refused run leaves the dataset as it was."""
+    """Refuse, before any task runs, a dataset whose manifest or existing parts are of
+    another run: a refused run leaves the dataset as it was."""
     from fastdou.results import metadata
+    if os.path.lexists(os.path.join(out, MANIFEST)):
+        try:
+            run, _ = read_manifest(out)
+        except RecordError as e:
+            raise ArgumentError(f"{out}'s {MANIFEST} is not readable ({e}): remove it or "
+                                f"use a new --out folder") from None
+        meta = metadata(rules, seed, names, 0, 0)
+        if any(run[k] != meta[k] for k in ("format", "schema", "rules", "seed", "policies")):
+            raise ArgumentError(f"{out} holds results of another run (rules, seed or "
+                                f"policies differ): use a new --out folder")
     for a, n in plan:
         path = os.path.join(out, part_name(a, n))
         if os.path.lexists(path):
@@ -209,6 +240,27 @@ def remove_leftovers(out: str) -> None:
         if f.startswith(".fastdou-") and f.endswith(".parquet"):
             with contextlib.suppress(OSError):
                 os.remove(os.path.join(out, f))
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on /dev/null: when a signal
+    ends this process at once, the tracker frees the local cluster's semaphores, and its
+    warnings would follow fastdou's one line."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    from fastdou.interrupts import uncut
+    with uncut():                        # the signal's line is never written to /dev/null
+        sys.stderr.flush()
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+            resource_tracker.ensure_running()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(null)
 
 
 @contextlib.contextmanager
@@ -232,6 +284,7 @@ def cluster_client(scheduler=None, workers=None):
     import logging
     import warnings
     workers = whole("--workers", workers, 1, 256)
+    _quiet_resource_tracker()
     with warnings.catch_warnings():     # "port in use, another one instead": not the user's
         warnings.simplefilter("ignore", UserWarning)
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,

@@ -1,11 +1,13 @@
 """Numba's on-disk cache of fastdou's kernels, made durable (:func:`durable_cache`).
 
-* A damaged entry (an emptied, cut or overwritten index or data file, which Numba meets as
-  EOFError, UnpicklingError, UnicodeDecodeError or an LLVM error) is removed and compiled
-  again, with one warning line on stderr.
-* A cache folder that cannot be written (``NUMBA_CACHE_DIR`` read-only, say a warm cache
-  shipped in an image) is read as it is; Numba itself would skip it and compile everything
-  into the package folder. A kernel missing from it is compiled in every process.
+* Each index and data file carries a SHA-256 of its contents, checked before Numba reads
+  it. A damaged entry (emptied, cut, overwritten, or one flipped bit that would still load)
+  is removed and compiled again, with one warning line on stderr. Files of another fastdou
+  or Numba release are stale to Numba, and overwritten.
+* A cache folder that cannot be written (``NUMBA_CACHE_DIR`` read-only, or the package's
+  own ``__pycache__`` in a read-only installation, say a warm cache shipped in an image) is
+  read as it is; Numba itself would skip it and compile everything elsewhere. A kernel
+  missing from it is compiled in every process.
 * No folder at all: one warning, and the kernels compile without the disk cache.
 
 Only functions defined in fastdou are concerned: other ``cache=True`` code is left to Numba.
@@ -13,9 +15,12 @@ Only functions defined in fastdou are concerned: other ``cache=True`` code is le
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import sys
 
+import numba
 from numba.core import caching, config
 
 # Numba's names for its cache implementation and the NUMBA_CACHE_DIR locator (private,
@@ -23,6 +28,7 @@ from numba.core import caching, config
 _CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 _UserProvided = (getattr(caching, "UserProvidedCacheLocator", None)
                  or caching._UserProvidedCacheLocator)
+_InTree = getattr(caching, "InTreeCacheLocator", None) or caching._InTreeCacheLocator
 _warned: set = set()
 
 
@@ -59,6 +65,57 @@ def _remove_entry(cache) -> None:
                 pass
 
 
+class DamagedEntry(Exception):
+    """A cache file whose contents do not match their checksum."""
+
+
+def _verified(data: bytes, path: str) -> bytes:
+    digest, payload = data[:32], data[32:]
+    if len(data) < 32 or hashlib.sha256(payload).digest() != digest:
+        raise DamagedEntry(f"{os.path.basename(path)} does not match its checksum")
+    return payload
+
+
+class CheckedCacheFile(caching.IndexDataCacheFile):
+    """Numba's index and data files, each payload behind its SHA-256 (Numba's own format
+    otherwise: its pickles, its names, its atomic writes)."""
+
+    TAG = "+fastdou-sha256"                 # in the index's version: other files are stale
+
+    def _dump(self, obj):
+        data = super()._dump(obj)
+        return hashlib.sha256(data).digest() + data
+
+    def _load_index(self):
+        try:
+            with open(self._index_path, "rb") as f:
+                version = pickle.load(f)
+                data = f.read()
+        except FileNotFoundError:
+            return {}
+        if version != self._version:
+            return {}
+        stamp, overloads = pickle.loads(_verified(data, self._index_path))
+        caching._cache_log("[cache] index loaded from %r", self._index_path)
+        return overloads if stamp == self._source_stamp else {}
+
+    def _load_data(self, name):
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            data = f.read()
+        loaded = pickle.loads(_verified(data, path))
+        caching._cache_log("[cache] data loaded from %r", path)     # NUMBA_DEBUG_CACHE
+        return loaded
+
+
+def _checked(cache) -> None:
+    """Make ``cache`` (Numba's per-function Cache) read and write :class:`CheckedCacheFile`."""
+    files = cache._cache_file                # Numba's IndexDataCacheFile
+    if type(files) is caching.IndexDataCacheFile:
+        files.__class__ = CheckedCacheFile
+        files._version = numba.__version__ + CheckedCacheFile.TAG
+
+
 _numba_load = caching.Cache.load_overload     # Numba's per-function cache read
 _numba_save = caching.Cache.save_overload     # Numba's per-function cache write
 
@@ -67,6 +124,7 @@ def _load_overload(self, sig, target_context):
     """Numba's load, but a damaged entry is removed and reported as missing (compiled)."""
     if not _ours(self._py_func):
         return _numba_load(self, sig, target_context)
+    _checked(self)
     try:
         return _numba_load(self, sig, target_context)
     except Exception as e:                   # unpickling or LLVM's reading of a damaged file
@@ -81,14 +139,18 @@ def _save_overload(self, sig, data):
     if not _ours(self._py_func):
         return _numba_save(self, sig, data)
     from fastdou.interrupts import uncut
-    try:
-        with uncut():                         # a signal never leaves a half-written file
-            _numba_save(self, sig, data)
-    except OSError as e:
-        warn("unwritable", f"cannot write the Numba cache ({e.strerror or e}: "
-             f"{self.cache_path}): kernels missing from it are compiled in every process")
-    except Exception:                         # a damaged index met when adding to it
-        _remove_entry(self)
+    _checked(self)
+    for _ in range(2):                        # once more after removing a damaged index
+        try:
+            with uncut():                     # a signal never leaves a half-written file
+                _numba_save(self, sig, data)
+            return
+        except OSError as e:
+            warn("unwritable", f"cannot write the Numba cache ({e.strerror or e}: "
+                 f"{self.cache_path}): kernels missing from it are compiled in every process")
+            return
+        except Exception:                     # a damaged index met when adding to it
+            _remove_entry(self)
 
 
 class ReadOnlyCacheDir(_UserProvided):
@@ -103,6 +165,24 @@ class ReadOnlyCacheDir(_UserProvided):
         return cls(py_func, py_file)
 
 
+class ReadOnlyInTree(_InTree):
+    """The package's own ``__pycache__`` when it cannot be written but holds cached kernels
+    of the function's module (a warm cache installed read-only), for fastdou's functions:
+    read as it is (Numba's own locator wants a writable folder)."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not (_ours(py_func) and os.path.exists(py_file)):
+            return None
+        folder = os.path.join(os.path.dirname(py_file), "__pycache__")
+        module = os.path.splitext(os.path.basename(py_file))[0] + "."
+        try:
+            held = any(f.startswith(module) and f.endswith(".nbi") for f in os.listdir(folder))
+        except OSError:
+            return None
+        return cls(py_func, py_file) if held else None
+
+
 def durable_cache(probe) -> bool:
     """Install the above (once) and say whether fastdou's functions defined beside the
     function ``probe`` (never compiled) can be cached on disk at all (else: one warning)."""
@@ -111,6 +191,7 @@ def durable_cache(probe) -> bool:
         caching.Cache.save_overload = _save_overload
         locators = _CacheImpl._locator_classes             # Numba's locator search order
         locators.insert(locators.index(_UserProvided) + 1, ReadOnlyCacheDir)
+        locators.insert(locators.index(_InTree) + 1, ReadOnlyInTree)
     try:
         caching.FunctionCache(probe)          # Numba's search for a cache folder
     except RuntimeError as e:                 # "no locator available"

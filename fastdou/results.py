@@ -498,48 +498,87 @@ def _read_parquet(path):
     return out, meta
 
 
-def _parts(path):
-    files = sorted(f for f in os.listdir(path) if f.startswith("part-")
-                   and f.endswith(".parquet"))
-    if not files:
-        raise RecordError(f"{path} holds no part-*.parquet files")
-    return files
+PARTS = "part-{first:015d}-{last:015d}.parquet"
+MANIFEST = "_dataset.json"
+
+
+def part_name(first: int, n: int) -> str:
+    """The file name of a dataset's part holding deals ``first .. first + n - 1``."""
+    return PARTS.format(first=first, last=first + n - 1)
+
+
+def write_manifest(out: str, meta: dict, parts: list) -> None:
+    """Declare the dataset in folder ``out`` complete: ``meta`` (of the whole run, as
+    :func:`metadata` builds it) and its part names, written last and atomically."""
+    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=".json", dir=out)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "w") as f:
+            json.dump(dict(meta, parts=list(parts)), f)
+        os.replace(tmp, os.path.join(out, MANIFEST))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+
+
+def read_manifest(path):
+    """``(metadata, part names)`` of the dataset folder ``path``."""
+    file = os.path.join(path, MANIFEST)
+    try:
+        with open(file, "rb") as f:
+            meta = _meta_json(file, f.read())
+    except FileNotFoundError:
+        raise RecordError(f"{path} is not a finished dataset: it has no {MANIFEST}, which "
+                          f"a Dask run writes last (rerun the same command to complete "
+                          f"it)") from None
+    except OSError as e:
+        raise RecordError(f"{file} cannot be read: {e.strerror}") from None
+    parts = meta.pop("parts", None) if isinstance(meta, dict) else None
+    _rules_of(file, meta)
+    if not (isinstance(parts, list) and parts and all(isinstance(p, str) for p in parts)):
+        raise RecordError(f"{file}: parts must be a list of part file names, not "
+                          f"{short(parts)}")
+    return meta, parts
 
 
 def _read_dataset(path):
-    """A Dask dataset: each part checked on its own, then together: every part named for
-    its deal range, of one run (rules, seed, policies), the ranges following each other."""
-    from fastdou.distributed import part_name
+    """A Dask dataset: the parts its manifest lists, each checked on its own, then
+    together: each named for its deal range, of the manifest's run (rules, seed,
+    policies), the ranges following each other from its ``first`` over its ``deals``.
+    Part files it does not list (of an unfinished longer run) are not read."""
+    run, names = read_manifest(path)
     parts = []
-    for f in _parts(path):
+    for f in names:
         file = os.path.join(path, f)
         if not os.path.isfile(file):
-            raise RecordError(f"{file} is not a file")
+            raise RecordError(f"{path} is incomplete: its part {f} is missing (rerun the "
+                              f"same command to complete it)")
         cols, meta = _read_raw(file)
         arrays, _ = _checked(file, cols, meta)
         if f != part_name(meta["first"], meta["deals"]) or meta["deals"] == 0:
             raise RecordError(f"{file}: a part of deals {meta['first']} + "
                               f"{meta['deals']} must be named "
                               f"{part_name(meta['first'], max(meta['deals'], 1))}")
+        differ = [k for k in ("format", "schema", "rules", "seed", "policies")
+                  if meta[k] != run[k]]
+        if differ:
+            raise RecordError(f"{file} is of another run than its dataset's "
+                              f"{MANIFEST} ({', '.join(differ)} differ): one run per dataset")
         parts.append((meta["first"], file, cols, arrays, meta))
     parts.sort(key=lambda p: p[0])
-    base = parts[0][4]
-    same = ("format", "schema", "rules", "seed", "policies")
-    for (a, _, _, _, m), (b, file, _, _, meta) in zip(parts, parts[1:]):
-        differ = [k for k in same if meta[k] != base[k]]
-        if differ:
-            raise RecordError(f"{file} is of another run than {parts[0][1]} "
-                              f"({', '.join(differ)} differ): one run per dataset")
-        if b != a + m["deals"]:
-            raise RecordError(f"{path} is incomplete or overlapping: deals from "
-                              f"{a + m['deals']} on are missing before {file} "
-                              f"(rerun the same command to complete it)")
-    meta = dict(base)
-    meta["first"] = parts[0][0]
-    meta["deals"] = sum(p[4]["deals"] for p in parts)
+    at = run["first"]
+    for a, file, _, _, m in parts:
+        if a != at:
+            raise RecordError(f"{path} is incomplete or overlapping: its parts do not "
+                              f"follow each other at deal {at} ({file})")
+        at += m["deals"]
+    if at != run["first"] + run["deals"]:
+        raise RecordError(f"{path}: its parts hold deals {run['first']}..{at - 1}, its "
+                          f"{MANIFEST} says {run['first']} + {run['deals']}")
     cols = {k: np.concatenate([p[2][k] for p in parts]) for k in parts[0][2]}
     arrays = {k: np.concatenate([p[3][k] for p in parts]) for k in parts[0][3]}
-    return cols, arrays, meta
+    return cols, arrays, run
 
 
 def load_results(path: str) -> SimulationResult:

@@ -88,11 +88,29 @@ def _flipped_middle(path):
         f.write(bytes(b ^ 0x5A for b in byte))
 
 
+def _one_bit_in_code(path):
+    """One bit of the machine code flipped: the file still unpickles and links."""
+    with open(path, "r+b") as f:
+        data = f.read()
+        at = data.index(b"\x7fELF") + 64 + 1024       # past the ELF header, in its sections
+        f.seek(at)
+        f.write(bytes([data[at] ^ 0x01]))
+
+
+def _one_bit_in_index(path):
+    with open(path, "r+b") as f:
+        f.seek(os.path.getsize(path) - 3)
+        byte = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([byte[0] ^ 0x01]))
+
+
 @pytest.mark.parametrize("suffix,damage", [
     (".nbc", _empty), (".nbc", _halved), (".nbc", _garbage_head), (".nbc", _flipped_middle),
-    (".nbi", _empty), (".nbi", _garbage_head),
-], ids=["data-empty", "data-halved", "data-garbage", "data-flipped", "index-empty",
-        "index-garbage"])
+    (".nbc", _one_bit_in_code), (".nbi", _empty), (".nbi", _garbage_head),
+    (".nbi", _one_bit_in_index),
+], ids=["data-empty", "data-halved", "data-garbage", "data-flipped", "data-one-bit",
+        "index-empty", "index-garbage", "index-one-bit"])
 def test_damaged_entry_is_recompiled_with_one_warning(warm_cache, tmp_path, suffix, damage):
     root = private_copy(warm_cache, tmp_path)
     damage(entry(root, "play.simulate_range", suffix))
@@ -174,3 +192,29 @@ def test_read_only_cache_is_used_as_it_is(warm_cache, tmp_path):
               if line.startswith("[cache]")]
     assert loaded and all(str(root) in line for line in loaded), loaded[:3]
     assert not any("saved" in line for line in loaded)
+
+
+def test_read_only_package_cache_is_used_as_it_is(tmp_path):
+    """The package's own warm ``__pycache__`` in a read-only installation (no
+    ``NUMBA_CACHE_DIR``): every kernel is loaded from it, nothing compiled or written."""
+    runner = _read_only_runner()
+    if runner is None or os.geteuid() != 0:
+        pytest.skip("cannot make the package folder read-only here")
+    from fastdou import kernels
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(FASTDOU_COMPILE_HELPER="0", HOME=str(tmp_path))   # Numba's user-wide cache
+    warm = subprocess.run([sys.executable, "-m", "fastdou", *SIMULATE], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    folder = os.path.join(os.path.dirname(kernels.__file__), "__pycache__")
+    run = subprocess.run(runner(folder) + [sys.executable, "-m", "fastdou", *SIMULATE],
+                         env=dict(env, NUMBA_DEBUG_CACHE="1"), capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    answer = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    assert [json.loads(a) for a in answer] == [json.loads(warm.stdout)]
+    loaded = [line for line in run.stdout.splitlines() + run.stderr.splitlines()
+              if line.startswith("[cache]")]
+    assert loaded and all(folder in line for line in loaded), loaded[:3]
+    assert not any("saved" in line for line in loaded)
+    assert not [f for _, _, files in os.walk(tmp_path) for f in files if ".nb" in f]

@@ -48,3 +48,25 @@ def test_a_damaged_part_refuses_the_run_before_any_task(client, tmp_path):
         fastdou.simulate(30_000, seed=1, client=client, chunk=10_000, out=out)
     time.sleep(1)
     assert listing(out) == before
+
+
+def test_a_failed_run_stops_its_running_tasks_and_declares_nothing(client, tmp_path):
+    """The run fails (here: its progress callback raises) while both workers are inside a
+    chunk: neither writes its part afterwards, and the folder is no finished dataset."""
+    out = str(tmp_path / "ds")
+
+    def fail(done):
+        raise RuntimeError("the caller gives up")
+
+    with pytest.raises(RuntimeError, match="gives up"):
+        fastdou.simulate(3_000_000, seed=4, client=client, chunk=500_000, out=out,
+                         progress=fail)
+    parts = {f: t for f, t in listing(out).items() if f.startswith("part-")}
+    assert len(parts) == 1                     # the one part whose end called progress
+    time.sleep(8)                              # longer than a 500k chunk takes
+    assert listing(out) == parts               # no part after, no temporary file left
+    with pytest.raises(fastdou.RecordError, match="not a finished dataset"):
+        fastdou.load_results(out)
+    got = fastdou.simulate(3_000_000, seed=4, client=client, chunk=500_000, out=out)
+    assert fastdou.load_results(out).summary.to_dict() == got.summary.to_dict()
+    assert "_dataset.json" in os.listdir(out)

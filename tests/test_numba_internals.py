@@ -8,6 +8,8 @@ import os
 import numba
 import numpy as np
 
+import fastdou
+
 from fastdou._entry import entry_point
 from fastdou.cold_start import cache_index
 from fastdou.kernels import play
@@ -27,3 +29,17 @@ def test_the_fast_entry_point_is_found():
     assert entry is not fn, "Dispatcher.compile no longer returns an entry point: _entry.py"
     assert callable(entry) and entry(a, np.int64(2)) == 3
 
+
+
+def test_the_checked_cache_file_is_in_use():
+    """Every fastdou kernel's cache reads and writes checksummed files (numba_cache.py
+    replaces Numba's IndexDataCacheFile; a release that renames it fails here)."""
+    from numba.core import caching
+
+    from fastdou.numba_cache import CheckedCacheFile
+    for name in ("_load_index", "_load_data", "_dump", "_data_path", "_index_path",
+                 "_version", "_source_stamp"):
+        assert hasattr(play.simulate_range._cache._cache_file, name), name
+    assert issubclass(CheckedCacheFile, caching.IndexDataCacheFile)
+    fastdou.simulate(10)                     # loads (or compiles and saves) simulate_range
+    assert type(play.simulate_range._cache._cache_file) is CheckedCacheFile

@@ -154,10 +154,14 @@ def test_crafted_rows_and_metadata(name, row, data, value, in_meta):
 
 @fuzz
 @given(st.lists(st.tuples(st.sampled_from([1, 2]), st.integers(0, 3), st.booleans()),
-                min_size=1, max_size=4))
-def test_mixed_datasets(parts):
+                min_size=1, max_size=4),
+       st.one_of(st.none(), st.tuples(st.sampled_from([1, 2]), st.integers(0, 3),
+                                      st.integers(1, 5), st.booleans())))
+def test_mixed_datasets(parts, manifest):
+    """Parts of one or two seeds, copies, gaps, and a manifest (or none) declaring a run of
+    some seed and range, listing every part file or only those of that range."""
     pytest.importorskip("pyarrow")
-    from fastdou.distributed import part_name
+    from fastdou.results import metadata, part_name, write_manifest
     ds = tempfile.mkdtemp(dir=WORK)
     try:
         held = {}                        # file name -> (seed, k, copy): a later save wins
@@ -166,13 +170,19 @@ def test_mixed_datasets(parts):
             name = part_name(20 * k, 20) if not copy else f"part-copy-{seed}-{k}.parquet"
             run.save(os.path.join(ds, name))
             held[name] = (seed, k, copy)
+        if manifest is not None:
+            seed, k, n, every = manifest
+            listed = sorted(held) if every else [part_name(20 * j, 20) for j in range(k, k + n)]
+            write_manifest(ds, metadata(fastdou.Rules(), seed, ["random"] * 3, 20 * k, 20 * n),
+                           listed)
         got = loaded_or_refused(ds)
         if got is not None:
-            seeds = {s for s, _, _ in held.values()}
-            ks = sorted(k for _, k, _ in held.values())
-            assert len(seeds) == 1 and not any(c for _, _, c in held.values())
-            assert ks == list(range(ks[0], ks[-1] + 1))
-            assert np.array_equal(got.per_deal["deal"], np.arange(20 * ks[0], 20 * ks[-1] + 20))
-            assert got.seed == seeds.pop()
+            assert manifest is not None
+            assert all(held.get(f, (None,))[0] == seed for f in listed)
+            assert not any(held[f][2] for f in listed)
+            assert np.array_equal(got.per_deal["deal"], np.arange(20 * k, 20 * (k + n)))
+            assert got.seed == seed
+            assert got.summary.to_dict() == fastdou.simulate(20 * n, seed=seed,
+                                                             first=20 * k).summary.to_dict()
     finally:
         shutil.rmtree(ds)

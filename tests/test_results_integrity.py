@@ -15,6 +15,7 @@ import pytest
 
 import fastdou
 from fastdou.cli import main
+from fastdou.results import part_name
 from fastdou.errors import RecordError
 
 RULES = [fastdou.rules(n) for n in fastdou.PRESETS] + [
@@ -106,28 +107,71 @@ def test_a_blank_line_inside_a_csv_is_refused(run, tmp_path):
     refused(path, "line 101")
 
 
+def dataset(ds, parts, seed=1, first=0, deals=None):
+    """Declare the folder ``ds`` a finished dataset of ``parts`` (file names), as a Dask
+    run does once its parts are written."""
+    from fastdou.results import metadata, write_manifest
+    write_manifest(str(ds), metadata(fastdou.Rules(), seed, ["random"] * 3, first,
+                                     100 * len(parts) if deals is None else deals), parts)
+
+
+def test_a_dataset_without_its_manifest_is_refused(tmp_path):
+    pytest.importorskip("pyarrow")
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
+    refused(str(ds), "not a finished dataset", "_dataset.json")
+    dataset(ds, [part_name(0, 100)])
+    assert fastdou.load_results(str(ds)).summary.deals == 100
+
+
 def test_a_dataset_holding_a_part_twice_is_refused(run, tmp_path):
     pytest.importorskip("pyarrow")
-    from fastdou.distributed import part_name
     ds = tmp_path / "ds"
     ds.mkdir()
     run.save(str(ds / part_name(0, 5000)))
     shutil.copy(ds / part_name(0, 5000), ds / "part-copy.parquet")
+    dataset(ds, [part_name(0, 5000), "part-copy.parquet"], seed=3, deals=10_000)
     refused(str(ds), "must be named")
-    os.remove(ds / "part-copy.parquet")
+    dataset(ds, [part_name(0, 5000)] * 2, seed=3, deals=10_000)
+    refused(str(ds), "overlapping")
+    dataset(ds, [part_name(0, 5000)], seed=3, deals=5000)
     assert fastdou.load_results(str(ds)).summary.deals == 5000
 
 
-@pytest.mark.parametrize("seed,first,reason", [(2, 100, "seed"), (1, 200, "missing")])
-def test_a_dataset_of_two_seeds_or_with_a_gap_is_refused(tmp_path, seed, first, reason):
+@pytest.mark.parametrize("seed,first,deals,reason", [
+    (2, 100, 200, "seed"), (1, 200, 200, "overlapping"), (1, 100, 300, "its _dataset.json says"),
+    (1, 100, 100, "its _dataset.json says")])
+def test_a_dataset_of_two_seeds_or_with_a_gap_is_refused(tmp_path, seed, first, deals, reason):
     pytest.importorskip("pyarrow")
-    from fastdou.distributed import part_name
     ds = tmp_path / "ds"
     ds.mkdir()
     fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
     fastdou.simulate(100, seed=seed, first=first, per_deal=True).save(
         str(ds / part_name(first, 100)))
+    dataset(ds, [part_name(0, 100), part_name(first, 100)], deals=deals)
     refused(str(ds), reason)
+
+
+def test_a_dataset_listing_a_missing_part_is_refused(tmp_path):
+    pytest.importorskip("pyarrow")
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
+    dataset(ds, [part_name(0, 100), part_name(100, 100)])
+    refused(str(ds), "missing", part_name(100, 100))
+
+
+def test_parts_its_manifest_does_not_list_are_not_read(tmp_path):
+    """Parts of an unfinished longer run beside a finished dataset leave it as it was."""
+    pytest.importorskip("pyarrow")
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    fastdou.simulate(100, seed=1, per_deal=True).save(str(ds / part_name(0, 100)))
+    dataset(ds, [part_name(0, 100)])
+    fastdou.simulate(100, seed=1, first=100, per_deal=True).save(str(ds / part_name(100, 100)))
+    got = fastdou.load_results(str(ds))
+    assert got.summary.to_dict() == fastdou.simulate(100, seed=1).summary.to_dict()
 
 
 def edit_meta(path, change):

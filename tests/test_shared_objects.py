@@ -176,6 +176,9 @@ def test_vector_env_stepped_from_two_threads_does_not_crash():
 
 
 def test_game_played_and_popped_from_two_threads_stays_consistent():
+    """Threads each playing random legal ids and popping at random: errors are fine,
+    but the game stays whole (without the guard: a negative packed hand, a record that no
+    longer replays)."""
     p = run("""
         import sys, threading, numpy as np, fastdou
         from fastdou.errors import FastdouError
@@ -183,26 +186,20 @@ def test_game_played_and_popped_from_two_threads_stays_consistent():
         sys.setswitchinterval(1e-6)          # switch threads as often as possible
         g = fastdou.Game.new("classic", seed=0, deal=5, start="play")
         bad = []
-        def player():
-            rng = np.random.default_rng(1)
-            for _ in range(20000):
+        def player(seed):
+            rng = np.random.default_rng(seed)
+            for _ in range(30000):
                 try:
-                    if g.is_terminal():
+                    if g.is_terminal() or rng.random() < 0.3:
                         g.pop()
                         continue
                     ids = g.legal_action_ids()
+                    if len(ids) == 0:            # ended by the other thread meanwhile
+                        continue
                     g.play_id(int(ids[int(rng.integers(len(ids)))]))
-                except FastdouError as e:
-                    if "two threads" not in str(e) and "no action" not in str(e):
-                        bad.append(repr(e))
-        def popper():
-            for _ in range(20000):
-                try:
-                    g.pop()
-                except FastdouError as e:
-                    if "two threads" not in str(e) and "no action" not in str(e):
-                        bad.append(repr(e))
-        ts = [threading.Thread(target=player), threading.Thread(target=popper)]
+                except FastdouError:             # refused (stale ids, other thread): fine
+                    pass
+        ts = [threading.Thread(target=player, args=(s,)) for s in range(4)]
         [t.start() for t in ts]; [t.join() for t in ts]
         hands = [int(g._state[S.G_HANDS + s]) for s in range(3)]
         assert min(hands) >= 0, hands
