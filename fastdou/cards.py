@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastdou.checks import is_whole, short
+from fastdou.checks import is_whole, short, type_phrase
 from fastdou.errors import InvalidCardsError
 from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS
 
@@ -100,7 +100,7 @@ def parse(cards, rules=None) -> np.ndarray:
     elif isinstance(cards, (list, tuple)):
         counts = _from_douzero(cards)
     else:
-        raise InvalidCardsError(f"cannot read cards from a {type(cards).__name__}; give "
+        raise InvalidCardsError(f"cannot read cards from {type_phrase(cards)}; give "
                                 f"text, a DouZero list or a numpy array of 15 counts")
     deck = _deck(rules)
     over = np.flatnonzero(counts > deck)

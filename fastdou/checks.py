@@ -1,5 +1,6 @@
 """Argument checks shared by every public entry point: whole numbers that are whole numbers
-(never floats or bools), ranges, and messages that cut long inputs."""
+(never floats or bools), ranges, and messages that cut long inputs and name types with the
+right article."""
 
 from __future__ import annotations
 
@@ -52,3 +53,13 @@ def flag(name: str, value, error=ArgumentError) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise error(f"{name} must be True or False, not {short(value)}")
     return bool(value)
+
+
+def type_phrase(value) -> str:
+    """``value``'s type with its article, for messages: ``"an int"``, ``"a float"``,
+    ``"None"`` (never ``"a int"``)."""
+    if value is None:
+        return "None"
+    name = "numpy array" if isinstance(value, np.ndarray) else type(value).__name__
+    vowel = name[:1].lower() in "aeiou" and not name.startswith(("uint", "uni", "use"))
+    return ("an " if vowel else "a ") + name

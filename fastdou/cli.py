@@ -1,7 +1,9 @@
 """The ``fastdou`` command: ``simulate``, ``compare``, ``plot``, ``moves``, ``rules``,
 ``warmup``, ``solve`` and ``perft``.
 
-Bad arguments print one line, ``fastdou: error: ...``, and exit with status 2.
+Bad arguments print one line, ``fastdou: error: ...``, and exit with status 2; a bare
+``fastdou`` prints the help on stderr and exits with status 2. Every option's help shows
+its default.
 """
 
 from __future__ import annotations
@@ -19,7 +21,24 @@ import time
 from fastdou import interrupts
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that ends with the option's default, unless the help names it already or there
+    is none to show (a flag, a required argument, an unset default)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        unset = any(action.default is v for v in (None, False, argparse.SUPPRESS)) \
+            or action.default == []
+        if "default" in text or unset or action.required or action.nargs == 0:
+            return text
+        return text + " (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         raise _UsageError(message)
 
@@ -44,10 +63,12 @@ def _cmd_moves(args) -> int:
     from fastdou import cards
     from fastdou.generation import as_move, legal_moves
     r = _rules(args)
-    moves = legal_moves(args.hand, last=args.last, rules=r)
+    last = as_move(args.last, r)
+    leading = last.is_pass                  # no --last, or --last pass: the hand leads
+    moves = legal_moves(args.hand, last=last, rules=r)
     if args.json:
         print(json.dumps({"hand": cards.to_text(cards.parse(args.hand, r)),
-                          "last": as_move(args.last, r).text(), "rules": r.name,
+                          "last": None if leading else last.text(), "rules": r.name,
                           "profile": r.profile,
                           "moves": [{"text": m.text(), "kind": m.kind.name.lower(),
                                      "rank": m.rank, "length": m.length} for m in moves]}))
@@ -56,8 +77,7 @@ def _cmd_moves(args) -> int:
     for m in moves:
         print(f"{m.text():<{width}}  {m.kind.name.lower()}")
     print(f"{len(moves)} move{'' if len(moves) == 1 else 's'}"
-          + ("" if args.last is None else f" beating {args.last}")
-          + ("" if args.last is None else ", or pass"))
+          + ("" if leading else f" beating {args.last}, or pass"))
     return 0
 
 
@@ -172,6 +192,23 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
+def _house_rules(r) -> dict:
+    """The fields of ``r`` that differ from its preset and profile, as JSON values."""
+    from fastdou.rules import rules
+    from fastdou.table import rules_to_json
+    base, now = rules_to_json(rules(r.name, profile=r.profile)), rules_to_json(r)
+    return {k: v for k, v in now.items() if v != base[k]}
+
+
+def _set_text(value) -> str:
+    """A house rule's value as ``--set`` takes it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
 def _print_summary(args, r, summary, policies) -> None:
     from fastdou.table import rules_to_json
     text = ",".join(policies)
@@ -182,7 +219,10 @@ def _print_summary(args, r, summary, policies) -> None:
                           "policies": text, "rules_fields": rules_to_json(r),
                           "summary": summary.to_dict()}))
     else:
-        print(f"{r.name} ({r.profile}), policies {text}, seed {args.seed}")
+        house = _house_rules(r)
+        print(f"{r.name} ({r.profile}), policies {text}, seed {args.seed}"
+              + ("" if not house else ", house rules "
+                 + " ".join(f"{k}={_set_text(v)}" for k, v in house.items())))
         print(summary.text())
         if args.out is not None:
             print(f"per-deal results written to {args.out}")
@@ -233,14 +273,17 @@ def _cmd_plot(args) -> int:
     return 0
 
 
-def _add_rules_options(p, profile=True):
-    p.add_argument("--rules", default="classic", help="preset name (default classic)")
-    if profile:
-        p.add_argument("--profile", default=None,
-                       help="kicker profile: standard, openspiel, douzero")
+_PROFILE_HELP = "kicker profile: standard, openspiel or douzero (default: standard)"
+_THREADS_HELP = "threads playing deals (default: Numba's setting, normally one per core)"
+
+
+def _add_rules_options(p):
+    p.add_argument("--rules", default="classic", help="preset name; fastdou rules lists them")
+    p.add_argument("--profile", default=None, help=_PROFILE_HELP)
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="house rule: any Rules field, e.g. bomb_min=5, doubling=farmers, "
-                        "bomb_factors=1,1,1,1,2,2,2,2,2 (repeatable)")
+                        "bomb_factors=1,1,1,1,2,2,2,2,2 (repeatable; default: the preset's "
+                        "own rules)")
 
 
 def _position(args):
@@ -257,20 +300,36 @@ def _line_text(pos, moves):
     return " ".join(out)
 
 
+def _solve_note(mover, side, mover_wins) -> str:
+    """What the verdict means for the seat to move, and what ``winning_moves`` holds."""
+    if mover_wins is None:
+        return "a limit stopped the search: no verdict (winning_moves and line are null)"
+    if mover_wins:
+        return (f"seat {mover} ({side}) wins: winning_moves lists every first action of "
+                f"seat {mover} that keeps its side winning")
+    return (f"seat {mover} ({side}) loses whatever it plays: winning_moves lists seat "
+            f"{mover}'s winning first actions, so it is empty")
+
+
 def _cmd_solve(args) -> int:
     from fastdou.solver import solve
     pos = _position(args)
     sol = solve(pos, time_limit=args.time_limit, max_nodes=args.max_nodes,
                 threads=args.threads)
+    mover = pos.to_move
+    side = pos.side(mover)
+    mover_wins = None if sol.landlord_wins is None else sol.landlord_wins == (
+        side == "landlord")
     if args.json:
         moves = None if sol.winning_moves is None else [m.text() for m in sol.winning_moves]
         line = None if sol.line is None else [m.text() for m in sol.line]
         print(json.dumps({"position": str(pos), "landlord_wins": sol.landlord_wins,
-                          "winning_moves": moves, "line": line, "nodes": sol.nodes,
+                          "to_move": mover, "side_to_move": side,
+                          "side_to_move_wins": mover_wins,
+                          "winning_moves": moves, "line": line,
+                          "note": _solve_note(mover, side, mover_wins), "nodes": sol.nodes,
                           "seconds": sol.seconds}))
         return 0
-    mover = pos.to_move
-    side = pos.side(mover)
     print(f"position {pos}")
     if sol.landlord_wins is None:
         print(f"no verdict: a limit stopped the search after {sol.nodes:,} nodes "
@@ -282,7 +341,7 @@ def _cmd_solve(args) -> int:
     if sol.winning_moves:
         print("winning moves: " + ", ".join(m.text() for m in sol.winning_moves))
     else:
-        print(f"seat {mover} has no winning move")
+        print(f"seat {mover} ({side}) has no winning move: it loses whatever it plays")
     if sol.line is not None:
         print("line (seat:move): " + _line_text(pos, sol.line))
     print(f"{sol.nodes:,} nodes in {sol.seconds:.3f} s")
@@ -304,16 +363,24 @@ def _cmd_perft(args) -> int:
 
 
 def _add_position_args(parser):
-    parser.add_argument("hands", nargs="+", help="one hand per seat, e.g. 3455KK 345522")
-    parser.add_argument("--landlord", type=int, default=0, help="the landlord's seat (0)")
-    parser.add_argument("--partner", type=int, default=None,
-                        help="a seat on the landlord's side (five_player's dark landlord)")
-    parser.add_argument("--to-move", type=int, default=None,
+    parser.add_argument("hands", nargs="+",
+                        help="one hand per seat, seat 0 first, e.g. 3455KK 345522")
+    parser.add_argument("--landlord", type=int, default=0, metavar="SEAT",
+                        help="the landlord's seat")
+    parser.add_argument("--partner", type=int, default=None, metavar="SEAT",
+                        help="a seat on the landlord's side (five_player's dark landlord; "
+                             "default: none)")
+    parser.add_argument("--to-move", type=int, default=None, metavar="SEAT",
                         help="the seat to act (default: the landlord)")
-    parser.add_argument("--last", default=None, help="the play to beat, e.g. 333+4")
-    parser.add_argument("--last-player", type=int, default=None, help="who played --last")
-    parser.add_argument("--rules", default="classic", help="preset name (default classic)")
-    parser.add_argument("--profile", default=None, help="kicker profile of classic rules")
+    parser.add_argument("--last", default=None, metavar="MOVE",
+                        help="the play to beat, e.g. 333+4 (default: none, the seat to act "
+                             "leads)")
+    parser.add_argument("--last-player", type=int, default=None, metavar="SEAT",
+                        help="the seat that played --last (default: none; needed with "
+                             "--last)")
+    parser.add_argument("--rules", default="classic",
+                        help="preset name; fastdou rules lists them")
+    parser.add_argument("--profile", default=None, help=_PROFILE_HELP)
 
 
 def _positive_float(text):
@@ -327,82 +394,111 @@ def _positive_float(text):
 
 
 def _add_solver_parsers(sub):
-    v = sub.add_parser("solve", help="solve an open-hand position exactly")
+    text = "solve an open-hand position exactly"
+    v = _add_command(sub, "solve", text, text + ": which side wins, the winning first moves "
+                     "of the seat to act, and a line of play")
     _add_position_args(v)
-    v.add_argument("--time-limit", type=_positive_float, default=None, help="seconds")
-    v.add_argument("--max-nodes", type=int, default=None)
-    v.add_argument("--threads", type=int, default=1)
+    v.add_argument("--time-limit", type=_positive_float, default=None, metavar="SECONDS",
+                   help="stop the search after this many seconds, with no verdict "
+                        "(default: no limit)")
+    v.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                   help="stop the search after N positions, with no verdict (default: no "
+                        "limit)")
+    v.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="threads, each searching some of the first actions")
     v.add_argument("--json", action="store_true", help="print JSON")
     v.set_defaults(run=_cmd_solve)
-    f = sub.add_parser("perft", help="count the action sequences of a given length")
+    text = "count the action sequences of a given length"
+    f = _add_command(sub, "perft", text, text + " from an open-hand position")
     _add_position_args(f)
-    f.add_argument("--depth", type=int, required=True)
-    f.add_argument("--divide", action="store_true", help="the count per first action")
+    f.add_argument("--depth", type=int, required=True, metavar="N",
+                   help="the number of actions (plays and passes) in each sequence")
+    f.add_argument("--divide", action="store_true", help="print the count per first action")
     f.set_defaults(run=_cmd_perft)
+
+
+def _add_command(sub, name, text, description=None):
+    """A subcommand parser: ``text`` in the command list, and atop its own help."""
+    return sub.add_parser(name, help=text, description=description or text)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from fastdou import __version__
     p = _Parser(prog="fastdou", description="Dou Dizhu move generation and simulation.")
     p.add_argument("--version", action="version", version=f"fastdou {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    s = sub.add_parser("simulate", help="play many deals and summarise them")
-    s.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
+    sub = p.add_subparsers(dest="command", title="commands", metavar="COMMAND",
+                           parser_class=_Parser,
+                           help="fastdou COMMAND --help describes its options")
+    s = _add_command(sub, "simulate", "play many deals and summarise them")
+    s.add_argument("--deals", type=_count, default=100_000,
+                   help="number of deals: 5000, 200k, 1M, 1e6")
     _add_rules_options(s)
     s.add_argument("--policy", type=_policies, default="random",
                    help="random, greedy or module:function, or one per seat separated by "
                         "commas")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--threads", type=int, default=None)
-    s.add_argument("--out", default=None,
+    s.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="the run's seed: each deal is a function of (seed, deal index)")
+    s.add_argument("--threads", type=int, default=None, metavar="N", help=_THREADS_HELP)
+    s.add_argument("--out", default=None, metavar="FILE",
                    help="per-deal results: a .parquet, .csv, .jsonl or .npz file (with "
-                        "--scheduler/--workers: a parquet dataset folder)")
+                        "--scheduler/--workers: a parquet dataset folder; default: none, "
+                        "the summary only)")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
+                   help="run on the Dask cluster at ADDRESS, e.g. tcp://host:8786 "
+                        "(default: none, run here)")
     s.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="run on a local Dask cluster of N worker processes")
-    s.add_argument("--chunk", type=_count, default=None,
-                   help="deals per Dask task (default 1M)")
+                   help="run on a local Dask cluster of N worker processes (default: none, "
+                        "run here)")
+    s.add_argument("--chunk", type=_count, default=None, metavar="DEALS",
+                   help="deals per Dask task (default: 1M)")
     s.set_defaults(run=_cmd_simulate)
-    c = sub.add_parser("compare", help="compare policies on the same deals, rotated "
-                                       "through every seat")
+    c = _add_command(sub, "compare", "compare policies on the same deals, rotated through "
+                                     "every seat")
     c.add_argument("--policies", nargs="+", required=True,
                    help="two or more policies: random, greedy, module:function")
-    c.add_argument("--deals", type=_count, default=100_000, help="number of deals (1M, 200k)")
+    c.add_argument("--deals", type=_count, default=100_000,
+                   help="deals per rotation: 5000, 200k, 1M, 1e6")
     _add_rules_options(c)
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--threads", type=int, default=None)
+    c.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="the run's seed: each deal is a function of (seed, deal index)")
+    c.add_argument("--threads", type=int, default=None, metavar="N", help=_THREADS_HELP)
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(run=_cmd_compare)
-    pl = sub.add_parser("plot", help="a report figure of one or more results files")
+    pl = _add_command(sub, "plot", "a report figure of one or more results files")
     pl.add_argument("files", nargs="+", help="results files (.parquet, .csv, .jsonl, .npz) "
                                             "or dataset folders")
     pl.add_argument("-o", "--output", required=True, help="the figure: .png, .svg or .pdf")
-    pl.add_argument("--labels", nargs="+", default=None, help="one label per file")
+    pl.add_argument("--labels", nargs="+", default=None,
+                    help="one label per file (default: each file's rules and policies)")
     pl.set_defaults(run=_cmd_plot)
-    m = sub.add_parser("moves", help="list the legal moves of a hand")
+    m = _add_command(sub, "moves", "list the legal moves of a hand")
     m.add_argument("hand", help="cards, e.g. 33344455BR")
-    m.add_argument("--last", default=None, help="the move to beat, e.g. 3334 or 333444+55")
+    m.add_argument("--last", default=None, metavar="MOVE",
+                   help="the move to beat, e.g. 3334 or 333444+55 (default: none, list the "
+                        "leads)")
     _add_rules_options(m)
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_cmd_moves)
-    r = sub.add_parser("rules", help="list presets, or show one preset's fields")
-    r.add_argument("name", nargs="?", default=None)
-    r.add_argument("--profile", default=None)
+    r = _add_command(sub, "rules", "list presets, or show one preset's fields")
+    r.add_argument("name", nargs="?", default=None,
+                   help="a preset whose fields to show (default: list every preset)")
+    r.add_argument("--profile", default=None, help=_PROFILE_HELP)
     r.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                   help="show the preset with house rules applied (repeatable)")
-    r.add_argument("--json", action="store_true")
+                   help="show the preset with house rules applied (repeatable; default: "
+                        "none)")
+    r.add_argument("--json", action="store_true", help="print JSON")
     r.set_defaults(run=_cmd_rules)
-    w = sub.add_parser("warmup", help="compile and cache every kernel")
+    w = _add_command(sub, "warmup", "compile and cache every kernel")
     w.set_defaults(run=_cmd_warmup)
     _add_solver_parsers(sub)
     return p
 
 
 def main(argv=None) -> int:
-    """Run the command line; returns the exit status (2 for bad input). SIGINT / SIGTERM
-    end the process with status 130 / 143 (:mod:`fastdou.interrupts`)."""
+    """Run the command line; returns the exit status (2 for bad input or no command, 0
+    after ``--help`` or ``--version``). SIGINT / SIGTERM end the process with status
+    130 / 143 (:mod:`fastdou.interrupts`)."""
     with interrupts.stopping():
         return _run(argv)
 
@@ -410,7 +506,14 @@ def main(argv=None) -> int:
 def _run(argv) -> int:
     from fastdou.errors import FastdouError
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:            # --help, --version: a status returned, not raised
+            return e.code if isinstance(e.code, int) else 0
+        if args.command is None:           # a bare ``fastdou``: the help, as a usage error
+            parser.print_help(sys.stderr)
+            return 2
         return args.run(args)
     except (_UsageError, FastdouError) as e:
         print(f"fastdou: error: {e}", file=sys.stderr)

@@ -819,6 +819,41 @@ class Game:
             raise RecordError("the record's deals are not those its replay deals")
         return game
 
+    @classmethod
+    def _from_deal(cls, rules: Rules, hands: list, kitty: list, first: int = 0,
+                   landlords: tuple | None = None, mark: int = -1) -> "Game":
+        """:meth:`from_hands` for a deal valid by construction (the OpenSpiel adapter's, dealt
+        by chance): hands and kitty as lists of 15 int counts, not checked; ``mark`` the
+        marked card's rank or -1. The same state and record, without parsing the cards."""
+        from operator import lshift, mul
+        places = list(hands) + [kitty]
+        texts = ["".join(map(mul, _cards.TOKENS, h)) for h in places]
+        shifts = range(0, _cards.PACKED_BITS, _cards.COUNT_BITS)
+        packed = [sum(map(lshift, h, shifts)) for h in places]
+        bright, dark = landlords if landlords is not None else (0, 0)
+        state = E.new_state()
+        state[S.G_SEED] = 0
+        E.start_from_hands(state, rules.array, np.array(packed[:-1], np.uint64),
+                           np.uint64(packed[-1]), first, bright, dark)
+        begin = {"seed": 0, "hands": texts[:-1], "kitty": texts[-1], "first": first}
+        if rules.bidding == "marked":
+            begin["landlords"] = [bright, dark]
+        if mark >= 0:
+            state[S.G_MARKED] = 4 * mark            # the suit does not matter to play
+            begin["marked"] = _cards.TOKENS[mark]
+        return cls(rules, state, begin)
+
     def __repr__(self) -> str:
-        return (f"<Game {self.rules.name} {self.phase}, seat {self.current_player} to act, "
-                f"{int(self._state[S.G_ACTIONS])} actions>")
+        actions = int(self._state[S.G_ACTIONS])
+        if not self.is_terminal():
+            return (f"<Game {self.rules.name} {self.phase}, seat {self.current_player} "
+                    f"to act, {actions} actions>")
+        winner = SIDES[int(self._state[S.G_WINNER])]
+        partner = int(self._state[S.G_PARTNER])
+        if winner == "landlord" and partner not in (-1, self.landlord):
+            outcome = f"landlord side (seats {self.landlord} and {partner}) wins"
+        elif winner == "landlord":
+            outcome = f"landlord (seat {self.landlord}) wins"
+        else:
+            outcome = "farmers win" if winner == "farmers" else "void, no winner"
+        return f"<Game {self.rules.name} finished, {outcome}, {actions} actions>"

@@ -196,7 +196,64 @@ def _exclusive(closing: bool = False):
 
 
 class VectorEnv:
-    """``num_envs`` games of ``rules`` stepped together; see the module docstring."""
+    """``num_envs`` games of ``rules`` stepped together in compiled code, with Gymnasium's
+    vector conventions and autoreset in the same step.
+
+    Arguments: ``start="play"`` skips the bidding (seat 0 is the landlord); ``opponents``
+    are the seats the env plays itself (None: the caller plays every seat; a policy: every
+    seat but 0; or one entry per seat, None for the caller's); ``check=False`` checks only
+    what ``Game.push_id`` checks.
+    Attributes: ``rules``, ``num_envs``, ``seed``, ``observation_size``, ``learner_seats``
+    (the caller's seats) and ``table`` (the action ids, :func:`fastdou.action_table`).
+
+    ``reset(seed=None)`` deals every slot a new game and returns ``(obs, info)``;
+    ``step(actions)`` takes one action id per game (an integer array of shape
+    ``(num_envs,)``) for the seat ``info["seat"][i]`` named, plays the env's own seats
+    until one of the caller's seats is to act again, and returns ``(obs, rewards,
+    terminations, truncations, info)``:
+
+    * ``obs``: the observations, ``int8``, shape ``(num_envs, observation_size)``; row ``i``
+      is game ``i`` as the seat to act, ``info["seat"][i]`` (always one of the caller's
+      seats), sees it, in the chosen ``encoding`` (``"fastdou"``: 1434 columns for classic;
+      ``"douzero"`` or ``"rlcard"``). After a game ends, row ``i`` is already the next
+      game's first observation.
+    * ``rewards``: ``float64``, shape ``(num_envs,)``; 0 except in the step where game ``i``
+      ended (by the caller's action or the env's seats' plays after it). There it is the
+      final score of the seat that took this step's action, ``info["seat"][i]`` before the
+      step, not of every caller seat: with several caller seats, read each one's score in
+      ``info["final_scores"]``. A score is the seat's score change, as
+      ``Game.result().scores`` gives it (zero-sum over the seats; 0 for a void hand).
+    * ``terminations``: ``bool``, shape ``(num_envs,)``: True where game ``i`` ended in
+      this step (the slot is then dealt its next game at once). ``truncations``: ``bool``,
+      always False (a hand always ends).
+    * ``info``, a dict of arrays:
+
+      - ``"seat"``: ``int64 (num_envs,)``, the seat to act in each game now, whose view
+        ``obs[i]`` is and for which the next ``actions[i]`` is played;
+      - ``"legal_ids"``, ``"legal_offsets"``: game ``i``'s legal action ids are
+        ``legal_ids[legal_offsets[i]:legal_offsets[i + 1]]`` (``int64``, flat; offsets of
+        shape ``(num_envs + 1,)``), in ``Game.legal_action_ids()``'s order;
+        :meth:`action_mask` gives the dense ``bool (num_envs, table.size)`` mask instead;
+      - ``"deal"``: ``int64 (num_envs,)``, the deal index of each game now in play (slot
+        ``i``'s ``k``-th game is ``Game.new(rules, seed=seed, deal=k * 2**32 + i,
+        start=start)``);
+      - ``"final_obs"`` (``int8 (num_envs, observation_size)``: the ended game's last
+        observation, seen by the seat that acted), ``"final_scores"`` (``float64
+        (num_envs, players)``: every seat's score) and ``"final_deal"`` (``int64``: its
+        deal index): meaningful only where ``terminations[i]`` (elsewhere they are left
+        from an earlier step); ``"_final_obs"`` is that mask, as Gymnasium names it.
+
+    ``reset`` returns zero rewards and no terminations. Every array returned is a
+    read-only view of a buffer the env owns and overwrites at its next call: copy what
+    you keep. ``state(i)`` is a copy of game ``i``'s engine state (perfect information).
+
+    Threads: ``threads`` sets the Numba threads of each call (default: Numba's current
+    setting; the caller's setting is restored after). One env serves one thread at a
+    time: a call while another thread's call runs raises ``ConcurrentUseError``.
+    ``close()`` (or ``with VectorEnv(...) as env:``) frees the buffers at once; a later
+    call raises ``GameStateError``. Determinism, policies and encodings in more detail:
+    the module docstring.
+    """
 
     def __init__(self, rules: RulesLike = "classic", num_envs: int = 1024, *, seed: int = 0,
                  encoding: str = "fastdou", start: str = "bidding",

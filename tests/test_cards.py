@@ -164,7 +164,7 @@ def test_two_player_deck_keeps_five_and_up():
     ([3.0], ("3.0",)),
     (3, ("int",)),                                        # unsupported types
     ({3, 4}, ("set",)),
-    (None, ("NoneType",)),
+    (None, ("from None",)),
     (b"33", ("bytes",)),
 ], ids=repr)
 def test_bad_input(given, fragments):

@@ -89,7 +89,6 @@ def test_rules_json_with_profile(capsys):
     (["moves", "333", "--last", "33Z"], "'Z'"),
     (["moves"], "hand"),
     (["no_such_command"], "no_such_command"),
-    ([], "command"),
     (["moves", "333", "--no-such-option"], "--no-such-option"),
 ])
 def test_bad_arguments(capsys, argv, fragment):
