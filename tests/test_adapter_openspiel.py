@@ -1,6 +1,8 @@
 """OpenSpiel: fastdou's OpenSpiel action ids and its pyspiel games, against the installed
 open_spiel (pyspiel's own strings, legal actions and returns)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -192,30 +194,97 @@ def test_observations_and_returns(name, rng):
             seat = int(rng.integers(game.num_players()))
             assert np.array_equal(s.observation_tensor(seat), g.encode(seat))
             assert s.legal_actions() == sorted(g.legal_action_ids().tolist())
-        assert sum(state.returns()) == 0
+        assert sum(state.returns()) == pytest.approx(0, abs=1e-9)   # thirds: float sums
         g = state.fastdou_game
         if g is not None:
             assert state.returns() == list(g.result().scores)
 
 
+def _deal_probability(rules, places):
+    """The chance of dealing ``places`` (15 counts per seat, the kitty, the cards set aside):
+    of all ways to lay the deck's distinct cards into the places' slots, the share that
+    gives these counts."""
+    places = np.asarray(places, np.int64)
+    log_p = sum(math.lgamma(int(c) + 1) for c in rules.deck)            # copies of a rank
+    log_p -= sum(math.lgamma(int(n) + 1) for n in places.ravel())
+    log_p += sum(math.lgamma(int(n) + 1) for n in places.sum(axis=1))  # slots of a place
+    log_p -= math.lgamma(int(rules.deck.sum()) + 1)
+    return math.exp(log_p)
+
+
+@pytest.mark.parametrize("name", ["python_fastdou_classic", "python_fastdou_two_player",
+                                  "python_fastdou_five_player"])
+def test_deal_by_chance_is_exact(name, rng):
+    """A deal's chance nodes multiply to the deal's exact probability (and 1/players for who
+    opens), and deal_actions finds them."""
+    game, rules = pyspiel.load_game(name), _rules_of(name)
+    plan = A.deal_plan(rules)
+    n = rules.players
+    for _ in range(3):
+        state, prob = game.new_initial_state(), 1.0
+        while state._c.stage == A._DEALING:
+            outcomes = dict(state.chance_outcomes())
+            assert sum(outcomes.values()) == pytest.approx(1.0)
+            assert max(outcomes) < game.max_chance_outcomes()
+            action = int(rng.choice(list(outcomes), p=list(outcomes.values())))
+            prob *= outcomes[action]
+            state.apply_action(action)
+        if state.fastdou_game is not None:
+            g = state.fastdou_game
+            hands = [g.perfect_information_hand(s) for s in range(n)]
+            kitty = fastdou.cards.unpack(int(g.state[fastdou.kernels.state.G_KITTY]))
+            first = g.current_player
+        else:                               # marked-card rules: two nodes to come
+            hands, kitty, first = [state.dealt(s) for s in range(n)], state.dealt(n), 0
+        places = [h.astype(np.int64) for h in hands] + [kitty.astype(np.int64)]
+        if len(plan.caps) > n + 1:
+            places.append(rules.deck - sum(places))
+        openers = max(o for _, o in plan.nodes)
+        assert prob == pytest.approx(_deal_probability(rules, places) / openers, rel=1e-9)
+        replay = game.new_initial_state()
+        for action in A.deal_actions(rules, hands, kitty, first):
+            replay.apply_action(action)
+        assert str(replay) == str(state)
+
+
 def test_deal_by_chance():
     state = pyspiel.load_game("python_fastdou_two_player").new_initial_state()
     rules = _rules_of("python_fastdou_two_player")
-    outcomes = dict(state.chance_outcomes())
-    total = rules.deck.sum()
-    assert outcomes == {r: rules.deck[r] / total for r in range(15) if rules.deck[r]}
-    order = np.repeat(np.arange(15), rules.deck)[::-1]     # deal the highest cards first
-    for r in order[:37]:
-        state.apply_action(int(r))
-    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]    # who opens
-    state.apply_action(1)
+    plan = A.deal_plan(rules)
+    assert plan.caps == (17, 17, 3, 9)            # two seats, the kitty, the cards aside
+    assert plan.nodes[0] == (((13, 1), (14, 1)), 2)   # the jokers, and who opens
+    joker = A.compositions(1, 4)
+    state.apply_action((joker.index((0, 0, 0, 1)) * 4 + joker.index((1, 0, 0, 0))) * 2 + 1)
+    caps = (16, 17, 3, 8)
+    outcomes = dict(state.chance_outcomes())      # the first rank: 5 (no 3s or 4s)
+    splits = A.compositions(4, 4)
+    expect = {i: math.prod(math.comb(c, k) for c, k in zip(caps, s)) / math.comb(44, 4)
+              for i, s in enumerate(splits)}
+    assert outcomes == pytest.approx({i: p for i, p in expect.items() if p})
+    assert splits.index((0, 0, 4, 0)) not in outcomes      # four cards in a kitty of 3
+    state = pyspiel.load_game("python_fastdou_two_player").new_initial_state()
+    order = np.repeat(np.arange(15), rules.deck)[::-1]      # the highest cards first
+    hands = [np.bincount(order[:17], minlength=15), np.bincount(order[17:34], minlength=15)]
+    kitty = np.bincount(order[34:37], minlength=15)
+    actions = A.deal_actions(rules, hands, kitty, first=1)
+    assert len(actions) == len(plan.nodes) == 11        # the 2s are not drawn
+    for action in actions:
+        state.apply_action(action)
     g = state.fastdou_game
-    assert g.current_player == 1
-    for seat, dealt in enumerate((order[:17], order[17:34])):
-        assert np.array_equal(g.perfect_information_hand(seat),
-                              np.bincount(dealt, minlength=15))
-    kitty = fastdou.cards.unpack(int(g.state[fastdou.kernels.state.G_KITTY]))
-    assert np.array_equal(kitty, np.bincount(order[34:37], minlength=15))
+    assert g.current_player == 1 and not state.is_chance_node()
+    for seat in range(2):
+        assert np.array_equal(g.perfect_information_hand(seat), hands[seat])
+    dealt_kitty = fastdou.cards.unpack(int(g.state[fastdou.kernels.state.G_KITTY]))
+    assert np.array_equal(dealt_kitty, kitty)
+
+
+def test_classic_deal_takes_13_nodes():
+    game = pyspiel.load_game("python_fastdou_classic")
+    plan = game.plan
+    assert len(plan.nodes) == 13 and plan.nodes[0] == (((13, 1), (14, 1)), 3)
+    assert plan.nodes[1:] == tuple((((r, 4),), 1) for r in range(12))
+    assert plan.last == (12, 4)                            # the 2s fill the room left
+    assert game.max_chance_outcomes() == 48                # jokers 4 x 4, 3 openers
 
 
 def _deal_at_random(state, rng):
@@ -248,10 +317,10 @@ def test_void_after_max_redeals(rng):
 def test_marked_card_by_chance(rng):
     rules = _rules_of("python_fastdou_five_player")
     state = pyspiel.load_game("python_fastdou_five_player").new_initial_state()
-    for _ in range(rules.players * rules.hand_size + rules.kitty):   # the cards
+    for _ in range(len(A.deal_plan(rules).nodes)):                  # the cards
         outcomes, probs = zip(*state.chance_outcomes())
         state.apply_action(int(rng.choice(outcomes, p=probs)))
-    hands = state._dealt[:5]
+    hands = np.array([state.dealt(s) for s in range(5)])
     marked = dict(state.chance_outcomes())
     normal = hands[:, :13]
     assert marked == pytest.approx({s * 15 + r: normal[s, r] / normal.sum()
@@ -307,12 +376,11 @@ def _replay(os_game, fd_game, table, rng, seen):
     os_state.apply_action(face_up)
     for c in cards[:51]:
         os_state.apply_action(51 + int(c))          # card i goes to seat i % 3
-    for seat in range(3):
-        for c in cards[seat:51:3]:
-            fd_state.apply_action(_os_rank(int(c)))
-    for c in cards[51:]:
-        fd_state.apply_action(_os_rank(int(c)))
-    fd_state.apply_action(face_up % 3)              # the face-up card's holder bids first
+    hands = [np.bincount([_os_rank(int(c)) for c in cards[seat:51:3]], minlength=15)
+             for seat in range(3)]
+    kitty = np.bincount([_os_rank(int(c)) for c in cards[51:]], minlength=15)
+    for action in A.deal_actions(OS_RULES, hands, kitty, first=face_up % 3):
+        fd_state.apply_action(action)               # the face-up card's holder bids first
     bomb_ids = set(range(table.id("3333"), table.size))
     while not os_state.is_terminal():
         assert os_state.current_player() == fd_state.current_player()

@@ -6,34 +6,57 @@ preset, ``pyspiel.load_game("python_fastdou_<preset>")`` (``python_fastdou_class
 A state wraps a :class:`fastdou.Game`; player actions are the ids of the preset's
 :func:`fastdou.action_table` (``num_distinct_actions = table.size``).
 
-Chance (explicit, exact). Each deal is a run of chance nodes: one card at a time, the
-outcome is the card's rank (id ``0..14``) with probability ``copies left / cards left``,
-filling seat 0's hand, then seat 1's, ..., then the kitty; cards the preset sets aside are
-never dealt. Then one more node names who opens: the first bidder, uniform over seats (id =
-seat); or, with marked-card rules (five_player), two nodes: the marked card, id
-``seat * 15 + rank``, uniform over the non-joker cards in hands (its holder is the bright
-landlord), and where its twin lies, id = the seat holding it, or ``players`` for the kitty
-(the bright landlord is then a lone landlord; fastdou's dealer deals no cards aside here). That is the distribution fastdou's own dealer
-draws from. When nobody takes the landlord the hand is redealt (fastdou's rule) and the
-state returns to chance for a fresh deal; after ``max_redeals`` deals (or the engine's cap
-when the preset sets none) the hand is void and every return is 0.
+Chance (explicit, exact). A deal is dealt rank by rank, the jokers first: a chance node
+splits the copies of a rank (four at most: a rank of eight copies takes two nodes) among the
+places, the seats in order, the kitty, then, where a preset sets cards aside, the cards
+never dealt. Its outcome is the split ``k``, with probability ``prod_p C(room_p, k_p) /
+C(room, sum k)`` (``room_p`` the cards place ``p`` still takes), so each deal comes with its
+exact probability. Ranks share a node while their splits multiply to at most
+:data:`NODE_OUTCOMES` (the one-copy jokers do); the node of fewest outcomes (the jokers')
+also names who opens, uniform over seats (a node of its own where that does not fit); and
+the last rank is not drawn: its cards fill the room the others leave. An outcome id is
+mixed radix, ``((i_1 * n_2 + i_2) ...) * openers + opener``, ``i_j`` the split's index
+among :func:`compositions`; :func:`deal_actions` gives the ids that deal given hands.
+Classic deals in 13 nodes of 48 outcomes at most (OpenSpiel's dou_dizhu: 52 nodes), about
+the fewest a client's sampling pays least for: two ranks a node would list up to 1,225
+outcomes. With marked-card rules (five_player) two nodes follow the deal: the marked card,
+id ``seat * 15 + rank``, uniform over the non-joker cards in hands (its holder is the
+bright landlord), and where its twin lies, id = the seat holding it, or ``players`` for the
+kitty (the bright landlord is then a lone landlord; fastdou's dealer deals no cards aside
+here). That is the distribution fastdou's own dealer draws from. When nobody takes the
+landlord the hand is redealt (fastdou's rule) and the state returns to chance for a fresh
+deal; after ``max_redeals`` deals (or the engine's cap when the preset sets none) the hand
+is void and every return is 0.
 
-Returns are ``Game.result().scores`` at the end, 0 before (``RewardModel.TERMINAL``); every
-preset's scoring is zero-sum. ``min_utility`` / ``max_utility`` are ``-/+ (players - 1) x
-stake``, a true bound: no seat wins or pays more than ``players - 1`` stakes (landlord
-scoring: the landlord ``players - 1``, a farmer 1; team scoring: a winner 1, a loser
-``winners / losers`` <= ``players - 1``), and the stake is at most the highest base (the top
-bid, or jinling's card points of a full hand) times the highest multiplier: the best product
-of bomb factors the deck's cards can make (each rank's copies split into bombs in the most
+Returns are the engine's scores at the end (``Game.scores``, equal to
+``Game.result().scores``), 0 before (``RewardModel.TERMINAL``); every preset's scoring is
+zero-sum. ``min_utility`` / ``max_utility`` are ``-/+ (players - 1) x stake``, a true
+bound: no seat wins or pays more than ``players - 1`` stakes (landlord scoring: the
+landlord ``players - 1``, a farmer 1; team scoring: a winner 1, a loser ``winners /
+losers`` <= ``players - 1``), and the stake is at most the highest base (the top bid, or
+jinling's card points of a full hand) times the highest multiplier: the best product of
+bomb factors the deck's cards can make (each rank's copies split into bombs in the most
 multiplying way, the jokers likewise), x2 for spring, x2 per possible double, grab and
 reveal. ``max_game_length`` (player actions) is ``deals x landlord-selection actions per
-deal + doubling actions + players x cards in play``: each play removes a card or more and is
-followed by at most ``players - 1`` passes.
+deal + doubling actions + players x cards in play``: each play removes a card or more and
+is followed by at most ``players - 1`` passes.
 
 Observations: ``observation_tensor`` is ``Game.encode(seat)`` (fastdou's per-seat encoding,
 as float32), zeros while cards are being dealt; ``observation_string`` writes the same view
 as text. No information-state tensor or string is provided (nor does OpenSpiel's own
 dou_dizhu).
+
+Cost. A state answers a client's calls (``current_player``, ``is_terminal``,
+``is_chance_node``, ``legal_actions``, ``chance_outcomes``, ``returns``, observations) in
+Python from values kept until its next action, never through pyspiel's C++ base class,
+which would call back into Python for each. ``apply_action``, ``clone`` and ``child`` are
+Python too (the base class's apply calls back twice; its clone builds a fresh state and
+deep-copies each attribute), so the state keeps its own history, which ``history``,
+``history_str``, ``full_history``, ``move_number``, ``is_initial_state`` and ``serialize``
+read. C++ callers still apply actions through the base class, which keeps both histories.
+C++ code that reads pyspiel's copy of the history itself (``serialize_game_and_state``, a
+pickle, ``ActionObservationHistory``) lacks the actions applied from Python; a state
+restored from those reads its own, whole.
 
 Errors: an action the state cannot apply raises what pyspiel raises for one, a
 ``pyspiel.SpielError`` (OpenSpiel's dou_dizhu: "Cannot act in terminal states"), that is
@@ -53,24 +76,29 @@ landlord +-2 stakes, farmers -+1), except where OpenSpiel's game departs from th
 starting at a rank the player holds four of; and when all three pass it ends the hand at 0
 where fastdou redeals. Its chance ids differ: OpenSpiel draws the face-up card's position
 (``0..50``; its holder, seat ``position % 3``, bids first) and then deals card ``c`` (id
-``51 + c``, rank ``c % 13``, jokers 52 and 53) to seats 0, 1, 2 in turn.
+``51 + c``, rank ``c % 13``, jokers 52 and 53) to seats 0, 1, 2 in turn (the
+kitty last); :func:`deal_actions` gives the adapter's ids for the same deal.
 """
 
 from __future__ import annotations
 
+import base64
 import collections
 import functools
+import math
+import operator
+import pickle
 
 import numpy as np
 import pyspiel
 
 from fastdou import cards as _cards
 from fastdou.actions import action_table
-from fastdou.errors import GameStateError, IllegalMoveError
+from fastdou.errors import GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
-from fastdou.kernels.layout import N_RANKS, SMALL_JOKER
+from fastdou.kernels.layout import BIG_JOKER, MAX_DECK, N_RANKS, SMALL_JOKER
 from fastdou.rules import PRESETS, rules as make_rules
 
 _TOKENS = _cards.TOKENS
@@ -78,9 +106,6 @@ _TOKENS = _cards.TOKENS
 # short name -> (preset, profile)
 GAMES = {f"python_fastdou_{name}": (name, None) for name in PRESETS}
 GAMES["python_fastdou_classic_openspiel"] = ("classic", "openspiel")
-
-_DEALING, _OPENING, _MARKED, _TWIN, _PLAYING, _VOID = range(6)
-
 
 class SpielStateError(GameStateError, pyspiel.SpielError):
     """An action applied to a terminal state (a ``pyspiel.SpielError``, as OpenSpiel's)."""
@@ -155,10 +180,6 @@ def max_game_length(rules) -> int:
     return _deals(rules) * selection + doubling + n * cards
 
 
-def _dealt(rules) -> int:
-    return rules.players * rules.hand_size + rules.kitty
-
-
 def game_type(short_name: str, rules) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name,
@@ -179,9 +200,9 @@ def game_type(short_name: str, rules) -> pyspiel.GameType:
 
 def game_info(rules) -> pyspiel.GameInfo:
     stake = max_stake(rules)
-    chance = max(N_RANKS, rules.players + 1)
+    chance = max(deal_plan(rules).sizes)
     if rules.bidding == "marked":
-        chance = max(chance, rules.players * N_RANKS)
+        chance = max(chance, rules.players * N_RANKS, rules.players + 1)
     return pyspiel.GameInfo(
         num_distinct_actions=action_table(rules).size,
         max_chance_outcomes=chance,
@@ -210,6 +231,182 @@ def action_names(rules) -> tuple:
     return tuple(names)
 
 
+# --------------------------------------------------------------------- chance: the deal
+NODE_OUTCOMES = 64   # a deal node takes one more rank while its outcomes stay within this
+OUTCOME_CACHE = 4096  # one-deck deal nodes' outcome lists kept (per room vector left)
+_CHUNK = 4           # copies of a rank one node splits at most
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def compositions(copies: int, places: int) -> list:
+    """Every split of ``copies`` like cards among ``places`` (tuples of counts), in
+    lexicographic order: a split's index is its part of a deal node's outcome id."""
+    if places == 1:
+        return [(copies,)]
+    return [(k,) + rest for k in range(copies + 1)
+            for rest in compositions(copies - k, places - 1)]
+
+
+class DealPlan:
+    """How chance deals a preset (module docstring): the places (seats, kitty, cards set
+    aside) and their room; the nodes, each a tuple of ``(rank, copies)`` splits and how many
+    seats its outcome also names as the opener (1: none); and ``last``, the ``(rank,
+    copies)`` no node draws: after the last node they fill the room left."""
+
+    def __init__(self, rules):
+        n = rules.players
+        aside = int(rules.deck.sum()) - (n * rules.hand_size + rules.kitty)
+        self.rules = rules
+        self.players = n
+        self.caps = (rules.hand_size,) * n + (rules.kitty,) + ((aside,) if aside else ())
+        places = len(self.caps)
+        chunks = []
+        for r in (SMALL_JOKER, BIG_JOKER) + tuple(range(SMALL_JOKER)):  # jokers: one node
+            left = int(rules.deck[r])
+            while left:
+                chunks.append((r, min(left, _CHUNK)))
+                left -= chunks[-1][1]
+        self.last = chunks.pop()
+        self.comps = {c: compositions(c, places) for _, c in chunks}
+        self.comp_index = {c: {s: i for i, s in enumerate(v)} for c, v in self.comps.items()}
+        groups, group, size = [], [], 1
+        for r, c in chunks:
+            k = len(self.comps[c])
+            if group and size * k > NODE_OUTCOMES:
+                groups.append(group)
+                group, size = [], 1
+            group.append((r, c))
+            size *= k
+        groups.append(group)
+        sizes = [int(np.prod([len(self.comps[c]) for _, c in g])) for g in groups]
+        openers = [1] * len(groups)
+        opener = 1 if rules.bidding == "marked" else n
+        if opener > 1:                       # with the node of fewest outcomes, if it fits
+            k = int(np.argmin(sizes))
+            if sizes[k] * opener > NODE_OUTCOMES:
+                groups, sizes, openers, k = groups + [[]], sizes + [1], openers + [1], len(sizes)
+            openers[k] = opener
+        self.nodes = tuple((tuple(g), o) for g, o in zip(groups, openers))
+        self.sizes = tuple(s * o for s, o in zip(sizes, openers))
+        self.node_keys = tuple((tuple(c for _, c in g), o) for g, o in self.nodes)
+        self.outcomes_of = _kept_outcomes if max(rules.deck) <= _CHUNK else _outcomes
+        self.moves = tuple(self._moves(node) for node in range(len(self.nodes)))
+        self.zeros = [0.0] * n
+
+    def place(self, p: int) -> str:
+        n = self.players
+        return f"seat {p}" if p < n else ("the kitty" if p == n else "the cards set aside")
+
+    def outcomes(self, node: int, caps: tuple) -> list:
+        """``[(id, probability)]`` of deal node ``node`` with ``caps`` room left (a list
+        shared with later calls: copy it before changing it)."""
+        return self.outcomes_of(*self.node_keys[node], caps)
+
+    def _moves(self, node: int) -> tuple:
+        """Per outcome id of deal node ``node``: ``(cards per place, (count index, copies)
+        for each place given cards, opener or None)`` (``self.moves[node]``)."""
+        chunks, openers = self.nodes[node]
+        moves = []
+        for action in range(self.sizes[node]):
+            rest, opener = divmod(action, openers)
+            totals, adds = [0] * len(self.caps), []
+            for r, c in reversed(chunks):
+                rest, i = divmod(rest, len(self.comps[c]))
+                for p, k in enumerate(self.comps[c][i]):
+                    if k:
+                        totals[p] += k
+                        adds.append((p * N_RANKS + r, k))
+            moves.append((tuple(totals), tuple(adds), opener if openers > 1 else None))
+        return tuple(moves)
+
+    def describe(self, node: int, action: int) -> str:
+        chunks, openers = self.nodes[node]
+        if not 0 <= action < self.sizes[node]:
+            return f"chance outcome {action}"
+        rest, opener = divmod(action, openers)
+        parts = []
+        for r, c in reversed(chunks):
+            rest, i = divmod(rest, len(self.comps[c]))
+            parts.append(f"{_TOKENS[r] * c}: " + "/".join(map(str, self.comps[c][i])))
+        if node == len(self.nodes) - 1:
+            parts.insert(0, f"{_TOKENS[self.last[0]] * self.last[1]}: the room left")
+        text = "deal " + ", ".join(reversed(parts)) if parts else "deal"
+        return text + (f"; seat {opener} opens" if openers > 1 else "")
+
+
+_COMB = np.array([[math.comb(m, k) for k in range(_CHUNK + 1)] for m in range(MAX_DECK + 1)],
+                 np.int64)
+
+
+@functools.lru_cache(maxsize=None)
+def _comp_array(copies: int, places: int) -> np.ndarray:
+    return np.array(compositions(copies, places), np.int64)
+
+
+def _outcomes(copies: tuple, openers: int, caps: tuple) -> list:
+    """A deal node's ``[(id, probability)]``: splits of ``copies`` cards of each of its
+    ranks in turn, ``openers`` seats to open, ``caps`` room left per place."""
+    places = len(caps)
+    if len(copies) == 1:
+        num = _COMB[caps, _comp_array(copies[0], places)].prod(axis=1)
+        ids = np.flatnonzero(num)
+        weight = num[ids]
+    else:
+        ids, weight = np.zeros(1, np.int64), np.ones(1, np.int64)
+        room = np.array([caps], np.int64)
+        for c in copies:
+            comps = _comp_array(c, places)
+            ways = _COMB[room[:, None, :], comps[None]].prod(axis=2)
+            rows, cols = np.nonzero(ways)
+            ids = ids[rows] * len(comps) + cols
+            weight = weight[rows] * ways[rows, cols]
+            room = room[rows] - comps[cols]
+    probs = weight / weight.sum()
+    if openers > 1:
+        ids = (ids[:, None] * openers + np.arange(openers)).ravel()
+        probs = np.repeat(probs / openers, openers)
+    return list(zip(ids.tolist(), probs.tolist()))
+
+
+# One-deck deals revisit few room vectors (classic: about 2,400 in all): their lists are kept.
+_kept_outcomes = functools.lru_cache(maxsize=OUTCOME_CACHE)(_outcomes)
+
+
+@functools.lru_cache(maxsize=None)
+def deal_plan(rules) -> DealPlan:
+    return DealPlan(rules)
+
+
+def deal_actions(rules, hands, kitty, first: int = 0) -> list:
+    """The chance actions that deal ``hands`` (15 counts per seat) and ``kitty`` with seat
+    ``first`` opening (ignored with marked-card rules, whose two nodes come after)."""
+    plan = deal_plan(rules)
+    n = rules.players
+    held = [[int(x) for x in h] for h in hands] + [[int(x) for x in kitty]]
+    if len(plan.caps) > n + 1:
+        held.append([int(rules.deck[r]) - sum(h[r] for h in held) for r in range(N_RANKS)])
+    if len(held) != len(plan.caps) or any(len(h) != N_RANKS or min(h) < 0 for h in held) \
+            or tuple(map(sum, held)) != plan.caps \
+            or [sum(col) for col in zip(*held)] != rules.deck.tolist():
+        raise InvalidCardsError(f"not a deal of {rules.name}: {n} hands of "
+                                f"{rules.hand_size} and a kitty of {rules.kitty} from its deck")
+    first = operator.index(first)
+    actions = []
+    for chunks, openers in plan.nodes:
+        action = 0
+        for r, c in chunks:
+            split, need = [], c
+            for h in held:
+                k = min(h[r], need)
+                h[r] -= k
+                need -= k
+                split.append(k)
+            action = action * len(plan.comps[c]) + plan.comp_index[c][tuple(split)]
+        actions.append(action * openers + (first if openers > 1 else 0))
+    return actions
+
+
 # --------------------------------------------------------------------- game and state
 class FastdouGame(pyspiel.Game):
     """A fastdou preset as an OpenSpiel game (one subclass per registered name, in
@@ -222,6 +419,7 @@ class FastdouGame(pyspiel.Game):
         name, profile = GAMES[short_name]
         self.rules = make_rules(name, profile=profile)
         self.table = action_table(self.rules)
+        self.plan = deal_plan(self.rules)
         super().__init__(game_type(short_name, self.rules), game_info(self.rules),
                          params or {})
 
@@ -239,179 +437,363 @@ class FastdouGame(pyspiel.Game):
         return FastdouObserver(self.rules)
 
 
-class _Held:
-    """The wrapped Game. OpenSpiel clones a state by deep-copying its attributes (this copies
-    the Game with :meth:`Game.clone`, not the rules and action table it refers to) and
-    serializes it by pickling them (this pickles the Game's record, :meth:`Game.dumps`)."""
+_DEALING, _MARKED, _TWIN, _PLAYING, _VOID = range(5)
+PlayerAction = collections.namedtuple("PlayerAction", "player action")  # full_history()'s
+assert (S.G_PHASE, S.G_PLAYER) == (0, 1)    # read together after each action
+_DONE, _BID, _REDEALS = S.PH_DONE, S.PH_BID, S.G_REDEALS
+_CORE_FIELDS = ("stage", "player", "redeals", "node", "caps", "counts", "first", "marked",
+                "history")
 
-    __slots__ = ("game",)
 
-    def __init__(self, game):
-        self.game = game
+class _Core:
+    """A state's Python side, its one attribute. :meth:`copy` copies the Game by
+    :meth:`Game.clone` and shares the deal plan and the per-state caches, which are never
+    written in place; pyspiel's C++ clone deep-copies the attribute (which calls ``copy``)
+    and its serialization pickles it (the Game as its record, :meth:`Game.dumps`).
+
+    ``player`` is OpenSpiel's current player (chance -1, terminal -4); ``caps`` and
+    ``counts`` the room left in each place and the cards dealt to it (``place * 15 + rank``)
+    while dealing; ``history`` the ``(player, action)`` pairs so far; ``legal``,
+    ``outcomes``, ``returns`` and ``views`` cache what the state answers until its next
+    action."""
+
+    __slots__ = ("plan",) + _CORE_FIELDS + ("game", "legal", "outcomes", "returns", "views")
+
+    def deal(self, redeals: int) -> None:
+        """A fresh deal."""
+        self.stage, self.player, self.redeals, self.node, self.first = (_DEALING, _CHANCE,
+                                                                        redeals, 0, 0)
+        self.caps = self.plan.caps
+        self.counts = [0] * (len(self.caps) * N_RANKS)
+        self.marked = self.game = self.legal = self.outcomes = self.returns = None
+        self.views = None
+
+    def copy(self) -> "_Core":
+        c = _Core.__new__(_Core)
+        c.plan, c.stage, c.player, c.redeals, c.node = (self.plan, self.stage, self.player,
+                                                        self.redeals, self.node)
+        c.first = self.first
+        c.caps = self.caps
+        c.counts = None if self.counts is None else self.counts[:]
+        c.marked, c.history = self.marked, self.history[:]
+        c.game = None if self.game is None else self.game.clone()
+        c.legal, c.outcomes, c.returns, c.views = self.legal, self.outcomes, self.returns, None
+        return c
 
     def __deepcopy__(self, memo):
-        return _Held(None if self.game is None else self.game.clone())
+        return self.copy()
 
     def __getstate__(self):
-        return None if self.game is None else self.game.dumps()
+        return (self.plan.rules, *(getattr(self, f) for f in _CORE_FIELDS),
+                None if self.game is None else self.game.dumps())
 
-    def __setstate__(self, record):
-        self.game = None if record is None else Game.loads(record)
+    def __setstate__(self, saved):
+        self.plan = deal_plan(saved[0])
+        for f, v in zip(_CORE_FIELDS, saved[1:]):
+            setattr(self, f, v)
+        self.game = None if saved[-1] is None else Game.loads(saved[-1])
+        self.legal = self.outcomes = self.returns = self.views = None
 
 
 class FastdouState(pyspiel.State):
-    """One hand: chance nodes while dealing, then the wrapped :class:`fastdou.Game`."""
+    """One hand: chance nodes while dealing, then the wrapped :class:`fastdou.Game`. What
+    a client calls in its loop is answered here, in Python (module docstring, Cost)."""
 
     def __init__(self, game: FastdouGame):
         super().__init__(game)
-        self._rules = game.rules
-        self._redeals = 0
-        self._held = _Held(None)
-        self._new_deal()
-
-    def _new_deal(self):
-        self._stage = _DEALING
-        self._left = self._rules.deck.astype(np.int64)       # cards not dealt yet
-        self._dealt = np.zeros((self._rules.players + 1, N_RANKS), np.int64)  # + kitty
-        self._count = 0
-        self._marked = None
+        c = self._c = _Core.__new__(_Core)
+        c.plan, c.history = game.plan, []
+        c.deal(0)
 
     @property
     def fastdou_game(self) -> Game | None:
         """The wrapped :class:`fastdou.Game` (None while dealing)."""
-        return self._held.game
+        return self._c.game
+
+    def dealt(self, place: int) -> np.ndarray:
+        """The 15 counts dealt so far to ``place`` (a seat, or ``players`` for the kitty)
+        while dealing."""
+        counts = self._c.counts
+        if counts is None:
+            raise GameStateError("the deal is over: ask fastdou_game")
+        return np.array(counts[place * N_RANKS:(place + 1) * N_RANKS], np.int64)
 
     # ------------------------------------------------------------------ OpenSpiel API
     def current_player(self):
-        if self._stage == _PLAYING:
-            g = self._held.game
-            return pyspiel.PlayerId.TERMINAL if g.is_terminal() else g.current_player
-        if self._stage == _VOID:
-            return pyspiel.PlayerId.TERMINAL
-        return pyspiel.PlayerId.CHANCE
+        return self._c.player
 
     def is_terminal(self):
-        return self._stage == _VOID or (self._stage == _PLAYING
-                                        and self._held.game.is_terminal())
+        return self._c.player == _TERMINAL
+
+    def is_chance_node(self):
+        return self._c.player == _CHANCE
+
+    def is_player_node(self):
+        return self._c.player >= 0
+
+    def is_simultaneous_node(self):
+        return False
+
+    def clone(self):
+        state = type(self).__new__(type(self))
+        pyspiel.State.__init__(state, self.get_game())
+        state._c = self._c.copy()
+        return state
+
+    def child(self, action):
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def history(self):
+        return [a for _, a in self._c.history]
+
+    def full_history(self):
+        return [PlayerAction(p, a) for p, a in self._c.history]
+
+    def history_str(self):
+        return ", ".join(str(a) for _, a in self._c.history)
+
+    def move_number(self):
+        return len(self._c.history)
+
+    def is_initial_state(self):
+        return not self._c.history
+
+    def serialize(self):
+        """pyspiel's form of a Python state (its history, then the pickled attributes), read
+        back by ``game.deserialize_state``."""
+        history = ",".join(f"{p}:{a}" for p, a in self._c.history)
+        attributes = base64.b64encode(pickle.dumps(self.__dict__)).decode()
+        return (f"history={history}\nmove_number={len(self._c.history)}\n"
+                f"__dict__={attributes}")
+
+    def _legal_now(self, c) -> list:
+        """The legal ids, sorted (kept from the last action but at a hand's start)."""
+        if c.legal is None:
+            c.legal = sorted(c.game.legal_action_ids().tolist())
+        return c.legal
+
+    def legal_actions(self, player=None):
+        c = self._c
+        if c.player >= 0:
+            if player is None or player == c.player:
+                return (c.legal or self._legal_now(c))[:]
+            if int(player) < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        if c.player == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
 
     def _legal_actions(self, player):
-        if player != self.current_player() or self.is_terminal():
+        c = self._c
+        if player != c.player or c.player < 0:
             return []
-        return np.sort(self._held.game.legal_action_ids()).tolist()
+        return self._legal_now(c)[:]
 
     def chance_outcomes(self):
-        r = self._rules
-        if self._stage == _DEALING:
-            total = self._left.sum()
-            return [(k, self._left[k] / total) for k in np.flatnonzero(self._left)]
-        if self._stage == _OPENING:
-            return [(s, 1.0 / r.players) for s in range(r.players)]
-        hands = self._dealt[:r.players]
-        if self._stage == _MARKED:
+        c = self._c
+        out = c.outcomes
+        if out is None:
+            if c.player != _CHANCE:
+                return []
+            if c.stage == _DEALING:
+                out = c.plan.outcomes(c.node, c.caps)
+            else:
+                out = self._marked_outcomes(c)
+            c.outcomes = out
+        return out[:]
+
+    def _marked_outcomes(self, c) -> list:
+        n = c.plan.players
+        hands = np.array(c.counts[:n * N_RANKS]).reshape(n, N_RANKS)
+        if c.stage == _MARKED:
             normal = hands[:, :SMALL_JOKER]
             total = normal.sum()
-            return [(int(s) * N_RANKS + int(k), normal[s, k] / total)
+            return [(int(s) * N_RANKS + int(k), float(normal[s, k] / total))
                     for s, k in zip(*np.nonzero(normal))]
-        seat, rank = self._marked
+        seat, rank = c.marked
+        copies = int(c.plan.rules.deck[rank]) - 1
         twins = hands[:, rank].copy()
         twins[seat] -= 1
-        out = [(t, twins[t] / (r.deck[rank] - 1)) for t in np.flatnonzero(twins)]
-        elsewhere = r.deck[rank] - 1 - twins.sum()          # in the kitty or set aside
-        return out + ([(r.players, elsewhere / (r.deck[rank] - 1))] if elsewhere else [])
-
-    def _apply_action(self, action):
-        if self.is_terminal():
-            raise SpielStateError(f"Cannot act in terminal states (action {action})")
-        if self._stage != _PLAYING and not any(action == a for a, _ in
-                                               self.chance_outcomes()):
-            raise SpielActionError(f"chance outcome {action}: {self._refusal(action)}")
-        if self._stage == _PLAYING:
-            self._play(int(action))
-        elif self._stage == _DEALING:
-            self._deal(int(action))
-        elif self._stage == _OPENING:
-            self._start(first=int(action))
-        elif self._stage == _MARKED:
-            self._marked = divmod(int(action), N_RANKS)
-            self._stage = _TWIN
-        else:
-            bright = self._marked[0]
-            self._start(landlords=(bright, bright if action >= self._rules.players
-                                   else int(action)))
-
-    def _refusal(self, action) -> str:
-        """Why chance ``action`` is not an outcome of this node."""
-        if self._stage == _DEALING:
-            return "no card of that rank is left" if 0 <= action < N_RANKS else \
-                f"a dealt card is a rank, 0..{N_RANKS - 1}"
-        if self._stage == _OPENING:
-            return f"the opening seat is 0..{self._rules.players - 1}"
-        return "not one of chance_outcomes() here"
-
-    def _deal(self, rank):
-        r = self._rules
-        self._dealt[min(self._count // r.hand_size, r.players), rank] += 1
-        self._left[rank] -= 1
-        self._count += 1
-        if self._count == _dealt(r):
-            self._stage = _MARKED if r.bidding == "marked" else _OPENING
-
-    def _start(self, first=0, landlords=None):
-        r = self._rules
-        hands = [self._dealt[s].astype(np.uint8) for s in range(r.players)]
-        kitty = self._dealt[r.players].astype(np.uint8)
-        marked = None if landlords is None else _TOKENS[self._marked[1]]
-        self._held.game = Game.from_hands(hands, r, kitty=kitty, first=first,
-                                          landlords=landlords, marked=marked)
-        self._stage = _PLAYING
-
-    def _play(self, action_id):
-        g = self._held.game
-        bidding = g.phase == "bid"
-        try:
-            g.play_id(action_id)
-        except IllegalMoveError as e:
-            raise SpielActionError(str(e)) from None
-        if bidding and g.state[S.G_REDEALS] > 0 and not g.is_terminal():
-            self._redeals += 1                 # fastdou redealt: deal again by chance
-            limit = self._rules.max_redeals
-            self._held.game = None
-            if (limit > 0 and self._redeals >= limit) or self._redeals >= S.MAX_REDEALS_CAP:
-                self._stage = _VOID
-            else:
-                self._new_deal()
+        out = [(int(t), float(twins[t] / copies)) for t in np.flatnonzero(twins)]
+        elsewhere = copies - int(twins.sum())           # in the kitty or set aside
+        return out + ([(n, elsewhere / copies)] if elsewhere else [])
 
     def returns(self):
-        if self._stage == _PLAYING and self._held.game.is_terminal():
-            return list(self._held.game.result().scores)
-        return [0.0] * self._rules.players
+        c = self._c
+        if c.returns is None:
+            if c.player != _TERMINAL:
+                return c.plan.zeros[:]
+            c.returns = list(c.game.scores) if c.game is not None else c.plan.zeros[:]
+        return c.returns[:]
+
+    def rewards(self):
+        return self.returns()
+
+    def apply_action(self, action):
+        # Applied here: pyspiel's C++ apply_action would call back into Python twice.
+        action = operator.index(action)
+        c = self._c
+        player = c.player
+        legal = c.legal
+        if legal is None and player >= 0:
+            legal = c.legal = sorted(c.game.legal_action_ids().tolist())
+        if legal is not None:                   # a player acts
+            g = c.game
+            if action in legal:
+                g.push_id(action)
+            else:
+                try:
+                    g.play_id(action)                   # refuses it, saying why
+                except IllegalMoveError as e:
+                    raise SpielActionError(str(e)) from None
+            c.views = None
+            c.history.append((player, action))
+            phase, to_act = g._state[:2].tolist()       # S.G_PHASE, S.G_PLAYER
+            if phase == _DONE:
+                c.player, c.legal = _TERMINAL, None
+            elif phase == _BID and g._state[_REDEALS]:
+                self._redeal(c)                # fastdou redealt: deal again by chance
+            else:
+                c.player = to_act
+                c.legal = sorted(g.legal_action_ids().tolist())
+            return
+        if c.player == _TERMINAL:
+            raise SpielStateError(f"Cannot act in terminal states (action {action})")
+        if c.stage == _DEALING:
+            self._deal(c, action)
+        elif c.stage == _MARKED:
+            if not any(action == a for a, _ in self.chance_outcomes()):
+                raise SpielActionError(f"chance outcome {action}: not a card in a hand "
+                                       f"(seat * 15 + rank, a non-joker)")
+            c.marked = divmod(action, N_RANKS)
+            c.stage = _TWIN
+        else:
+            if not any(action == a for a, _ in self.chance_outcomes()):
+                raise SpielActionError(f"chance outcome {action}: not where a twin of the "
+                                       f"marked card lies (a seat, or {c.plan.players})")
+            bright = c.marked[0]
+            self._start(c, landlords=(bright, bright if action >= c.plan.players
+                                      else action))
+        c.outcomes = c.views = None
+        c.history.append((player, action))
+
+    _apply_action = apply_action       # what pyspiel's C++ apply_action calls (C++ callers)
+
+    def _deal(self, c, action):
+        plan = c.plan
+        moves = plan.moves[c.node]
+        if not 0 <= action < len(moves):
+            raise SpielActionError(f"chance outcome {action}: this deal node's outcomes are "
+                                   f"0..{len(moves) - 1}")
+        totals, adds, opener = moves[action]
+        caps = c.caps
+        if any(map(operator.gt, totals, caps)):
+            p = next(p for p, k in enumerate(totals) if k > caps[p])
+            raise SpielActionError(f"chance outcome {action}: {plan.place(p)} has room "
+                                   f"for {caps[p]} more card(s), not {totals[p]}")
+        caps = c.caps = tuple(map(operator.sub, caps, totals))
+        counts = c.counts
+        for i, k in adds:
+            counts[i] += k
+        if opener is not None:
+            c.first = opener
+        c.node += 1
+        if c.node == len(plan.nodes):
+            rank = plan.last[0]
+            for p, k in enumerate(caps):              # the last cards fill the room left
+                counts[p * N_RANKS + rank] += k
+            c.caps = (0,) * len(caps)
+            if plan.rules.bidding == "marked":
+                c.stage = _MARKED
+            else:
+                self._start(c, first=c.first)
+
+    def _start(self, c, first=0, landlords=None):
+        n = c.plan.players
+        hands = [c.counts[s * N_RANKS:(s + 1) * N_RANKS] for s in range(n)]
+        kitty = c.counts[n * N_RANKS:(n + 1) * N_RANKS]
+        g = c.game = Game._from_deal(c.plan.rules, hands, kitty, first=first,
+                                     landlords=landlords,
+                                     mark=-1 if landlords is None else c.marked[1])
+        c.stage, c.player = _PLAYING, g.current_player
+        c.caps = c.counts = None
+
+    def _redeal(self, c):
+        limit = c.plan.rules.max_redeals
+        redeals = c.redeals + 1
+        if (limit > 0 and redeals >= limit) or redeals >= S.MAX_REDEALS_CAP:
+            c.stage, c.player, c.redeals = _VOID, _TERMINAL, redeals
+            c.game = c.legal = None
+        else:
+            c.deal(redeals)
+
+    def observation_tensor(self, player=None):
+        return self._view("tensor", player)
+
+    def observation_string(self, player=None):
+        return self._view("string", player)
+
+    def _view(self, kind, player):
+        c = self._c
+        if player is None:
+            player = c.player
+        if not 0 <= player < c.plan.players:
+            raise pyspiel.SpielError(f"an observation is of a seat 0..{c.plan.players - 1}, "
+                                     f"not {player}")
+        views = c.views
+        if views is None:
+            views = c.views = {}
+        key = (kind, player)
+        if key not in views:
+            if kind == "string":
+                views[key] = _observation_string(self, player)
+            elif c.game is None:
+                views[key] = [0.0] * int(KE.encoding_size(c.plan.rules.array))
+            else:
+                views[key] = c.game.encode(player).astype(np.float32).tolist()
+        v = views[key]
+        return v[:] if kind == "tensor" else v
 
     def _action_to_string(self, player, action):
-        if player != pyspiel.PlayerId.CHANCE:
-            return action_names(self._rules)[action]
-        if self._stage == _DEALING:
-            return f"deal {_TOKENS[action]}"
-        if self._stage == _OPENING:
-            return f"seat {action} opens"
-        if self._stage == _MARKED:
+        if player != _CHANCE:
+            return action_names(self._c.plan.rules)[action]
+        c = self._c
+        if c.stage == _DEALING:
+            return c.plan.describe(c.node, action)
+        if c.stage == _MARKED:
             seat, rank = divmod(action, N_RANKS)
             return f"marked card: a {_TOKENS[rank]} of seat {seat}"
-        return "twin: " + (f"seat {action}" if action < self._rules.players
-                           else "not in a hand")
+        return "twin: " + (f"seat {action}" if action < c.plan.players else "not in a hand")
 
     def __str__(self):
-        if self._stage in (_DEALING, _OPENING, _MARKED, _TWIN):
-            parts = [_cards.to_text(self._dealt[s].astype(np.uint8))
-                     for s in range(self._rules.players + 1)]
-            return f"deal {self._redeals}: " + " | ".join(parts)
-        if self._stage == _VOID:
-            return f"void after {self._redeals} redeals"
-        g = self._held.game
-        hands = " | ".join(_cards.to_text(g.perfect_information_hand(s))
-                           for s in range(self._rules.players))
-        return (f"deal {self._redeals}: {g.phase}, seat {g.current_player} to act, "
+        c = self._c
+        n = c.plan.players
+        if c.stage == _VOID:
+            return f"void after {c.redeals} redeals"
+        if c.game is None:
+            parts = [_cards.to_text(self.dealt(s)) for s in range(n + 1)]
+            return f"deal {c.redeals}: " + " | ".join(parts)
+        g = c.game
+        hands = " | ".join(_cards.to_text(g.perfect_information_hand(s)) for s in range(n))
+        return (f"deal {c.redeals}: {g.phase}, seat {g.current_player} to act, "
                 f"last {g.last_move.text()}, bid {g.state[S.G_BID]}, x{g.multiplier}, "
                 f"hands {hands}, {len(g.history)} actions")
+
+
+def _observation_string(state, player) -> str:
+    g = state.fastdou_game
+    if state._c.stage == _VOID:
+        return f"seat {player}: the hand is void"
+    if g is None:
+        return f"seat {player}: dealing, holds " + _cards.to_text(state.dealt(player))
+    o = g.observation(player)
+    return (f"seat {player}: {o.phase}, seat {o.to_act} to act, hand "
+            f"{_cards.to_text(o.hand)}, landlord {o.landlord}, bid {o.bid}, "
+            f"x{o.multiplier}, last {o.last_move.text()} by {o.last_player}, left "
+            f"{list(o.cards_left)}, {len(o.history)} actions")
 
 
 class FastdouObserver:
@@ -430,15 +812,7 @@ class FastdouObserver:
             self.tensor[:] = g.encode(player, out=self._buf)
 
     def string_from(self, state, player):
-        g = state.fastdou_game
-        if g is None:
-            return f"seat {player}: dealing, holds " + _cards.to_text(
-                state._dealt[player].astype(np.uint8))
-        o = g.observation(player)
-        return (f"seat {player}: {o.phase}, seat {o.to_act} to act, hand "
-                f"{_cards.to_text(o.hand)}, landlord {o.landlord}, bid {o.bid}, "
-                f"x{o.multiplier}, last {o.last_move.text()} by {o.last_player}, left "
-                f"{list(o.cards_left)}, {len(o.history)} actions")
+        return _observation_string(state, player)
 
 
 # A class, not a closure, per name: pyspiel keeps its factories until the interpreter has
