@@ -1,10 +1,11 @@
 """Start-up costs, each in a fresh process: ``import fastdou``, the cold compile of the move
-generator with an empty Numba cache, the first call with the cache warm, and a fresh
+generator with an empty Numba cache, the first call with the cache warm, a fresh
 machine's first ``fastdou simulate`` (empty cache: everything it runs compiled before its
-first deal). Reported, not gated (they are absolute times); the gates are Numba's compile
-events."""
+first deal), and the first call of each entry point on an empty cache. Reported, not gated
+(they are absolute times); the gates are Numba's compile events and the compile notices."""
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -130,3 +131,39 @@ def test_a_new_user_policy_costs_its_own_compile(cache_env):
             assert int(out[1]) > 0, "the cold run compiled nothing: the counter is broken"
     print(f"\nfirst deal of a new user policy, engine cached: {times[1]:.2f} s and "
           f"{times[2]:.2f} s (cold engine compile with it: {times[0]:.1f} s)")
+
+
+# The first call of each entry point on an empty cache, each in its own process and cache:
+# what a user waits for once (the compile notice's figure beside the process's whole time).
+COLD_CALLS = {
+    "legal_moves": "fastdou.legal_moves('33344455BR', last='3334')",
+    "Game": "g = fastdou.Game.new(); g.play_id(g.legal_action_ids()[-1]); g.encode(0)",
+    "solve": "fastdou.solve(fastdou.Position(['3455KK', '345522']))",
+    "VectorEnv": "fastdou.VectorEnv(num_envs=4).reset()",
+    "simulate": "from fastdou.cli import main; main(['simulate', '--deals', '1'])",
+    "douzero Env": "from fastdou.adapters.douzero import Env; Env('adp').reset()",
+}
+QUICK_COLD_CALLS = ("legal_moves",)
+COMPILED = re.compile(r"^fastdou: compiled in (\d+\.\d) s$", re.M)
+
+
+@pytest.mark.parametrize("name", list(COLD_CALLS))
+def test_cold_first_call(name, tmp_path, quick):
+    """One entry point's first call on an empty cache (reported), which says once per
+    part what it compiles; then the same call cached, which says nothing."""
+    if quick and name not in QUICK_COLD_CALLS:
+        pytest.skip("--quick: the cold first call of legal_moves only")
+    env = {k: v for k, v in os.environ.items() if k != "FASTDOU_QUIET"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
+    code = "import fastdou; " + COLD_CALLS[name]
+    runs = []
+    for _ in range(2):
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, check=True)
+        runs.append((time.perf_counter() - start, done.stderr))
+    (cold, said), (warm, again) = runs
+    compiling = sum(float(s) for s in COMPILED.findall(said))
+    print(f"\ncold first call of {name}: {cold:.1f} s ({compiling:.1f} s of it compiling, "
+          f"by its notices); cached {warm:.2f} s")
+    assert said.startswith("fastdou: compiling ") and compiling > 0 and again == ""

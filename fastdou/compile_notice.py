@@ -1,24 +1,207 @@
-"""Say on stderr when the kernels are being compiled, instead of sitting at 0%.
+"""Say on stderr when the kernels are being compiled, instead of sitting silent.
 
-:func:`compiled` runs a one-deal simulation with the run's own rules and policies, which
-compiles (or loads from Numba's on-disk cache) every kernel the run needs. It says so first
-when compilation is certain (no cache file for the simulation kernel yet, or a user policy,
-which is compiled in every new process), or when that one deal takes longer than ``after``
-seconds (a stale cache); then it says how long compiling took. On an empty cache the move
-generator is compiled meanwhile by a helper process (``cold_start``).
+Every entry point: :data:`ANNOUNCER` listens to Numba's ``numba:compile`` event, which fires
+when a function is compiled and never when it is loaded from the on-disk cache; it is
+installed when the kernels are imported. When a cached fastdou kernel starts compiling
+outside any other such compile, it names the part of fastdou being compiled (from the
+outermost fastdou call on the Python stack: ``Game``, ``VectorEnv``, ``solve``, ...) and,
+once no compile has followed for :data:`GAP_SECONDS` (or at exit), how long the burst took:
+one pair of lines per burst, a new pair when another part starts. ``FASTDOU_QUIET=1``
+silences both kinds of notice.
+
+``fastdou simulate``: :func:`compiled` runs a one-deal simulation with the run's own rules
+and policies, which compiles (or loads from Numba's on-disk cache) every kernel the run
+needs. It says so first when compilation is certain (no cache file for the simulation
+kernel yet, or a user policy, which is compiled in every new process), or when that one
+deal takes longer than ``after`` seconds (a stale cache); then it says how long compiling
+took. On an empty cache the move generator is compiled meanwhile by a helper process
+(``cold_start``).
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
-NOTICE = ("fastdou: compiling the simulation kernels (first run on this machine or after an "
-          "upgrade; cached afterwards)...")
+from numba.core import event
+from numba.core.caching import NullCache
+
+START = ("fastdou: compiling {what} kernels (first use on this machine or after an upgrade; "
+         "cached afterwards)...")
+DONE = "fastdou: compiled in {seconds:.1f} s"
+NOTICE = START.format(what="the simulation")
 USER_NOTICE = ("fastdou: compiling policy {name} (a user policy is compiled in every "
                "new process)...")
+GAP_SECONDS = 2.0        # a pause this long between compiles ends a burst
+
+# The part being compiled, by the outermost of these modules on the Python stack
+MODULES = {
+    "fastdou.simulation": "the simulation", "fastdou.compare": "the simulation",
+    "fastdou.distributed": "the simulation", "fastdou.game": "the game engine",
+    "fastdou.actions": "the game engine", "fastdou.generation": "move generation",
+    "fastdou.moves": "move generation", "fastdou.solver": "the solver",
+    "fastdou.position": "the solver", "fastdou.vector": "the vectorized env",
+    "fastdou.observation": "the observation encoder",
+    "fastdou.adapters.douzero": "the DouZero adapter",
+    "fastdou.adapters.rlcard": "the RLCard adapter",
+    "fastdou.adapters.pettingzoo": "the PettingZoo adapter",
+    "fastdou.adapters.openspiel": "the OpenSpiel adapter",
+}
+METHODS = {("fastdou.game", "encode"): "the observation encoder",
+           ("fastdou.game", "observation"): "the observation encoder"}
+# With no such call on the stack (a user's own code calling the kernels): by kernel module
+KERNELS = {
+    "engine": "the game engine", "state": "the game engine", "deal": "the game engine",
+    "policies": "the game engine", "totals": "the game engine",
+    "action_ids": "the game engine", "records_out": "the simulation",
+    "play": "the simulation", "generate": "move generation", "moves": "move generation",
+    "counting": "move generation", "packing": "move generation", "bits": "move generation",
+    "batch": "move generation", "search": "the solver", "solver": "the solver",
+    "vector": "the vectorized env", "encoding": "the observation encoder",
+    "douzero_encoding": "the observation encoder",
+    "rlcard_encoding": "the observation encoder",
+}
+
+_silenced = 0
+
+
+def quiet() -> bool:
+    """Whether ``FASTDOU_QUIET`` asks for no compile notices."""
+    return os.environ.get("FASTDOU_QUIET", "") not in ("", "0")
+
+
+@contextmanager
+def silenced():
+    """No burst notices within the block (a caller that says what it compiles itself)."""
+    global _silenced
+    ANNOUNCER.flush()
+    _silenced += 1
+    try:
+        yield
+    finally:
+        _silenced -= 1
+
+
+def _announced(dispatcher) -> bool:
+    """Whether a compile of ``dispatcher`` is announced: a fastdou function cached to disk
+    (one compiled in every process, or a user's, is not)."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+    cache = getattr(dispatcher, "_cache", None)
+    return module.startswith("fastdou.") and cache is not None \
+        and not isinstance(cache, NullCache)
+
+
+def part(dispatcher) -> str:
+    """What is compiled, in the user's terms: by the outermost fastdou call on the stack
+    (a method of it may name a part of its own), else by the kernel's module."""
+    frame = sys._getframe(1)
+    calls = []
+    while frame is not None:
+        module = frame.f_globals.get("__name__")
+        if module in MODULES:
+            calls.append((module, frame.f_code.co_name))
+        frame = frame.f_back
+    if calls:
+        outer = calls[-1][0]
+        named = [METHODS[c] for c in calls if c[0] == outer and c in METHODS]
+        return named[-1] if named else MODULES[outer]
+    module = dispatcher.py_func.__module__.rpartition(".")[2]
+    return KERNELS.get(module, "fastdou's")
+
+
+def _compiled(ev) -> bool:
+    """Whether the compile that ``ev`` ends succeeded: its signature was added (Numba's
+    ``Event.is_failed`` is true when an event carries no exception)."""
+    try:
+        return tuple(ev.data["args"]) in ev.data["dispatcher"].overloads
+    except Exception:
+        return True
+
+
+def _write(text, stream) -> None:
+    if stream is None:                                 # no stderr (pythonw)
+        return
+    try:
+        print(text, file=stream, flush=True)
+    except (OSError, ValueError):                      # a closed pipe or capture
+        pass
+
+
+class Announcer(event.Listener):
+    """The notices of every entry point (see the module's docstring). Numba compiles one
+    function at a time, under its compiler lock, so the nesting depth is one counter; the
+    lock here guards the burst against the timer's thread."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._depth = 0            # compiles in progress, nested
+        self._ours = None          # the depth of the announced compile in progress
+        self._part = None          # the burst: its part, stream, start, last compile's end
+        self._stream = None
+        self._began = self._ended = None
+        self._timer = None
+
+    def on_start(self, ev):
+        self._depth += 1
+        if self._ours is not None or _silenced or quiet():
+            return
+        try:
+            dispatcher = ev.data["dispatcher"]
+            if not _announced(dispatcher):
+                return
+            what = part(dispatcher)
+        except Exception:                                   # never fail a compile
+            return
+        with self._lock:
+            self._ours = self._depth
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._part is not None and self._part != what:
+                self._end_burst()
+            if self._part is None:
+                self._part, self._stream = what, sys.stderr
+                self._began, self._ended = time.perf_counter(), None
+                _write(START.format(what=what), self._stream)
+
+    def on_end(self, ev):
+        self._depth -= 1
+        if self._ours != self._depth + 1:
+            return
+        with self._lock:
+            self._ours = None
+            if _compiled(ev):
+                self._ended = time.perf_counter()
+            try:
+                self._timer = threading.Timer(GAP_SECONDS, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+            except RuntimeError:                            # at exit: no new thread
+                self._timer = None
+
+    def flush(self) -> None:
+        """End the burst now unless a compile of it is in progress: its end line, if a
+        compile of it completed."""
+        with self._lock:
+            if self._ours is None:
+                self._end_burst()
+
+    def _end_burst(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._part is not None and self._ended is not None:
+            _write(DONE.format(seconds=self._ended - self._began), self._stream)
+        self._part = self._stream = self._began = self._ended = None
+
+
+ANNOUNCER = Announcer()
+event.register("numba:compile", ANNOUNCER)
+atexit.register(ANNOUNCER.flush)
 
 
 def _cache_missing() -> bool:
@@ -63,7 +246,7 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
 
     def notice():
         with lock:
-            if not said.is_set():
+            if not said.is_set() and not quiet():
                 said.set()
                 print(text, file=stream, flush=True)
 
@@ -79,7 +262,7 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     start = time.perf_counter()
     timer.start()
     try:
-        with generator_from_helper():
+        with generator_from_helper(), silenced():        # this notice, not the bursts'
             simulate(1, rules, policies=policies)
     finally:
         timer.cancel()
@@ -88,5 +271,5 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
         said_it = said.is_set()
         said.set()                                  # a late timer stays silent
     if said_it:
-        print(f"fastdou: compiled in {took:.1f} s", file=stream, flush=True)
+        print(DONE.format(seconds=took), file=stream, flush=True)
     return took

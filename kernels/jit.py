@@ -37,6 +37,7 @@ import numba
 from numba import njit
 
 from fastdou.numba_cache import durable_cache
+import fastdou.compile_notice  # noqa: F401  (says on stderr when kernels compile)
 
 
 def _cache_probe():

@@ -10,6 +10,8 @@ import fastdou
 from fastdou import kernels as K
 
 sys.path.insert(0, os.path.dirname(__file__))
+# compile notices are read in subprocesses that drop this; in-process tests read stderr whole
+os.environ["FASTDOU_QUIET"] = "1"
 
 SLOW = os.environ.get("FASTDOU_SLOW") == "1"
 

@@ -21,8 +21,10 @@ def cli(env, *argv, timeout=600):
 
 
 def cache_env(cache_dir, **more):
-    return dict(os.environ, **{"NUMBA_CACHE_DIR": str(cache_dir),
-                               "FASTDOU_COMPILE_HELPER": "0", **more})
+    """This environment with Numba's cache in ``cache_dir``, compile notices on."""
+    env = {k: v for k, v in os.environ.items() if k != "FASTDOU_QUIET"}
+    return dict(env, **{"NUMBA_CACHE_DIR": str(cache_dir), "FASTDOU_COMPILE_HELPER": "0",
+                        **more})
 
 
 def kernels_folder(cache_dir):

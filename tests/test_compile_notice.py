@@ -1,5 +1,5 @@
-"""The first run says on stderr that it is compiling, and how long it took; a warm run
-says nothing."""
+"""The first run says on stderr that it is compiling, and how long it took; a warm run, or
+one with FASTDOU_QUIET=1, says nothing."""
 
 import os
 import subprocess
@@ -9,8 +9,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def fastdou(*argv, env=None):
+    base = {k: v for k, v in os.environ.items() if k != "FASTDOU_QUIET"}
     return subprocess.run([sys.executable, "-m", "fastdou", *argv], capture_output=True,
-                          text=True, timeout=600, cwd=HERE, env={**os.environ, **(env or {})})
+                          text=True, timeout=600, cwd=HERE, env={**base, **(env or {})})
 
 
 def test_a_user_policy_run_says_it_compiles_and_how_long():
@@ -20,6 +21,12 @@ def test_a_user_policy_run_says_it_compiles_and_how_long():
     lines = proc.stderr.splitlines()
     assert lines[0].startswith("fastdou: compiling policy last_listed")
     assert lines[1].startswith("fastdou: compiled in ") and lines[1].endswith(" s")
+
+
+def test_quiet_says_nothing():
+    proc = fastdou("simulate", "--deals", "500", "--policy",
+                   "policies_for_tests:last_listed,random,random", env={"FASTDOU_QUIET": "1"})
+    assert proc.returncode == 0 and proc.stderr == ""
 
 
 def test_a_warm_run_says_nothing():
@@ -40,6 +47,7 @@ def test_a_fresh_cache_is_noticed(tmp_path):
 
 def test_the_notice_comes_first_when_compiling(monkeypatch, capsys):
     from fastdou import compile_notice
+    monkeypatch.delenv("FASTDOU_QUIET", raising=False)
     monkeypatch.setattr(compile_notice, "_cache_missing", lambda: True)
     monkeypatch.setattr(compile_notice, "_in_process", lambda: False)
     compile_notice.compiled("classic", "random", stream=sys.stderr)
