@@ -106,10 +106,10 @@ OTHER = (
       ("each entry point's first call on an empty cache, in its own process (`-k "
        "cold_first_call`; `--quick` runs the first only)",
        "legal_moves 11.8 s, `fastdou simulate` 16.2 s, DouZero `Env` 42.1 s, `Game` (new, "
-       "legal ids, play, encode) 45.6 s, `VectorEnv` 72.3 s, `solve` 88.5 s, on a loaded "
-       "machine (load average 1.3-1.5); 0.9-1.7 s each once cached", EPYC),
+       "legal ids, play, encode) 45.6 s, `VectorEnv` 72.3 s, `solve` 88.5 s, on a busy "
+       "machine (other jobs running); 0.9-1.7 s each once cached", EPYC),
       ("`fastdou warmup` on an empty cache (every kernel of the API; command: `fastdou "
-       "warmup`)", "265 s on a loaded machine (load average 1.3-1.5), VectorEnv's three "
+       "warmup`)", "265 s on a busy machine (other jobs running), VectorEnv's three "
        "encodings and the installed adapters included", EPYC)]),
     ("Solver and perft", _bench("test_bench_solver.py"),
      "the solver's node counts and perft's leaf counts are golden values; a `time_limit` "
