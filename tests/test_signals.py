@@ -116,3 +116,26 @@ def test_a_signal_stops_a_first_compile(tmp_path, sig, helper):
     assert not [p for p in helpers if running(p)]
     left = [name for _, _, files in os.walk(cache) for name in files if ".tmp." in name]
     assert left == []
+
+
+@pytest.mark.parametrize("sig,helper", [(signal.SIGTERM, "0"), (signal.SIGINT, "1")],
+                         ids=["TERM", "INT-with-helper"])
+@pytest.mark.parametrize("delay", [0.6, 1.0, 2.0, 3.5, 5.0, 6.5, 8.0, 9.5])
+def test_a_signal_at_any_moment_of_a_first_compile(tmp_path, sig, helper, delay):
+    """On an empty cache, from the imports through the compile: the status and one line,
+    quickly (before the guard, some of these moments were swallowed until the compile ended,
+    killed the process by the signal itself or ended in a RuntimeError from Numba)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    out_file = tmp_path / "out" / "deals.npz"
+    out_file.parent.mkdir()
+    proc = start(cache_env(cache, FASTDOU_COMPILE_HELPER=helper), *LONG_RUN,
+                 "--out", str(out_file))
+    time.sleep(delay)
+    proc.send_signal(sig)
+    out, err, quick = stopped_within(proc, 2.0)
+    assert (proc.returncode, err.strip().splitlines()[-1:]) == (LINES[sig][0],
+                                                                [LINES[sig][1]])
+    assert "Traceback" not in err and "Error" not in err
+    assert quick and out == ""
+    assert os.listdir(out_file.parent) == []
