@@ -17,7 +17,8 @@ import numpy as np
 
 from fastdou.checks import is_whole, short, type_phrase
 from fastdou.errors import InvalidCardsError
-from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS
+from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS, packed
+from fastdou.rules import as_rules
 
 MAX_TEXT = 1000      # characters of card text read at most (the largest deck has 108 cards)
 MAX_CARDS = MAX_DECK  # cards in a DouZero list at most
@@ -32,12 +33,10 @@ _ONE_DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
 
 
 def _deck(rules) -> np.ndarray:
-    from fastdou.rules import as_rules         # (rules imports this module)
     return _ONE_DECK if rules is None else as_rules(rules).deck
 
 
 def _deck_name(rules) -> str:
-    from fastdou.rules import as_rules
     return "one deck" if rules is None else f"the {as_rules(rules).name} deck"
 
 
@@ -154,7 +153,7 @@ def from_douzero(values, rules=None) -> np.ndarray:
 
 def pack(counts) -> int:
     """The packed ``uint64`` form kernels use (4 bits per rank), as a Python int."""
-    return sum(int(c) << (COUNT_BITS * r) for r, c in enumerate(counts_of(counts)))
+    return packed(counts_of(counts))
 
 
 def unpack(packed) -> np.ndarray:

@@ -15,7 +15,6 @@ from functools import cached_property
 
 import numpy as np
 
-from fastdou import cards
 from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
@@ -149,8 +148,7 @@ class Rules:
         a[L.R_BOMB_ORDER] = BOMB_ORDER[self.bomb_order]
         a[L.R_JOKER_BOMBS] = JOKER_BOMBS[self.joker_bombs]
         a[L.R_MAX_MOVE] = self.max_move
-        packed = cards.pack(self.deck)
-        a[L.R_DECK] = np.int64(np.uint64(packed).view(np.int64))
+        a[L.R_DECK] = np.int64(np.uint64(L.packed(self.deck)).view(np.int64))
         a[L.R_PLAYERS] = self.players
         a[L.R_HAND_SIZE] = self.hand_size
         a[L.R_KITTY] = self.kitty

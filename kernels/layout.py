@@ -1,7 +1,8 @@
 """Integer layout shared by every kernel: ranks, kinds, move records, the rules array.
 
 Everything here is a plain ``int`` constant or a small read-only table (``KINDS``,
-``BIDDING_MODES``, ``DOUBLING_MODES``), so Numba folds it into compiled code.
+``BIDDING_MODES``, ``DOUBLING_MODES``), so Numba folds it into compiled code; and
+:func:`packed`, the packing written once for Python callers.
 
 Cards
     A count vector over 15 ranks packs into one ``uint64``: rank ``r`` holds its count in
@@ -204,3 +205,9 @@ JOKER_BOMBS_NONE = 0
 JOKER_BOMBS_ALL = 1    # only every joker of the deck together: the rocket / king bomb, on top
 JOKER_BOMBS_ANY = 2    # any J >= 2 jokers; beats rank bombs of up to 2J cards (five_player)
 JOKER_BOMBS_LONE = 3   # each lone joker is a bomb above every rank bomb (jinling)
+
+
+def packed(counts) -> int:
+    """The packed ``uint64`` form of 15 counts (bits ``4r .. 4r+3`` for rank ``r``), as a
+    Python int; the counts are not checked here."""
+    return sum(int(c) << (COUNT_BITS * r) for r, c in enumerate(counts))
