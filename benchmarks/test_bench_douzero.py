@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from compare import ensure_tools
+from engines import ensure_tools
 from conftest import best_time
 from fastdou.adapters import douzero as DZ
 from fastdou.kernels import douzero_encoding as DE

@@ -44,7 +44,7 @@ import numpy as np
 import pytest
 
 import fastdou
-from compare import openspiel_python_games
+from engines import openspiel_python_games
 from loops import evaluate_bots_games, in_turn, mcts_games, null_spiel_game
 
 pyspiel = pytest.importorskip("pyspiel")

@@ -83,7 +83,7 @@ def rlcard_steps(games):
 
 def douzero_steps(games):
     """Random games through DouZero's own env (``douzero.env.env.Env``); returns steps."""
-    from compare import ensure_tools
+    from engines import ensure_tools
     ensure_tools()
     from douzero.env.env import Env
     env = Env("adp")

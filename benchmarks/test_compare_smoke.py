@@ -13,6 +13,10 @@ pytest.importorskip("pyspiel")
 
 import compare  # noqa: E402
 import speed_table  # noqa: E402
+from corpus import lead_hands  # noqa: E402
+from crosscheck import _fastdou_records  # noqa: E402
+from engines import DOUZERO_PROFILE  # noqa: E402
+from report import format_table  # noqa: E402
 
 N = 30
 
@@ -52,9 +56,8 @@ def test_move_sets(result):
     # DouZero's lead lists hold the distinct multisets of fastdou's douzero-profile moves
     # plus the counted duplicates (leads have no other known difference).
     dz = checks[("douzero", "lead")]
-    hands = compare.lead_hands(N, 20, 0)
-    ours = compare._fastdou_records(hands, np.zeros((N, 2), np.uint64),
-                                    compare.DOUZERO_PROFILE)
+    hands = lead_hands(N, 20, 0)
+    ours = _fastdou_records(hands, np.zeros((N, 2), np.uint64), DOUZERO_PROFILE)
     assert result["lead"]["douzero"]["moves"] == \
         sum(len(set(r[:, 0])) for r in ours) + dz["known"].get("duplicate moves", 0)
     # RLCard's leads are fastdou's standard leads: same total count.
@@ -69,7 +72,7 @@ def test_gates_and_outputs(result):
     for g in result["gates"]:
         assert isinstance(g["gate_ok"], bool)
         assert g["gate"] is None or g["gate"] >= 1 or g["name"].startswith("moves/")
-    text = compare.format_table(result)
+    text = format_table(result)
     assert "OpenSpiel" in text and "gates" in text
     # the README's table is written from exactly this JSON shape
     table = speed_table.render(json.loads(json.dumps(result)))
