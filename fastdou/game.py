@@ -3,7 +3,7 @@
 The state lives in one ``int64`` array driven by the compiled engine
 (:mod:`fastdou.kernels.engine`), so a ``Game`` plays exactly like :func:`fastdou.simulate`.
 ``play`` checks an action, ``push`` / ``pop`` apply and undo without checking, ``clone``
-copies; ``dumps`` / ``loads`` write and replay a JSON game record.
+copies; ``dumps`` / ``loads`` write and replay a JSON game record (:mod:`fastdou.record`).
 
 A ``Game`` is for one thread at a time: a call made while another thread's call on the same
 game runs raises ConcurrentUseError, never a corrupt state (clone it for each thread).
@@ -11,19 +11,18 @@ game runs raises ConcurrentUseError, never a corrupt state (clone it for each th
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import json
 import threading
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou import record as _record
 from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
-from fastdou.errors import (ArgumentError, ConcurrentUseError, FastdouError, GameStateError,
-                            IllegalMoveError, InvalidCardsError, PositionError, RecordError)
+from fastdou.errors import (ArgumentError, ConcurrentUseError, GameStateError, IllegalMoveError,
+                            PositionError)
 from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
@@ -32,7 +31,8 @@ from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.packing import contains
 from fastdou.moves import Move
-from fastdou.rules import PRESETS, Rules, as_rules, rules as make_rules
+from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
+from fastdou.rules import Rules, as_rules
 
 if TYPE_CHECKING:
     from fastdou.actions import ActionTable
@@ -41,76 +41,10 @@ if TYPE_CHECKING:
 
 _ACTIONS_HINT = 256   # a first buffer for legal actions; it grows to what a position needs
 _LOG_HINT = 128       # room for the states before this many actions; it doubles when full
-PHASES = {S.PH_BID: "bid", S.PH_REVEAL: "reveal", S.PH_DOUBLE: "double", S.PH_PLAY: "play",
-          S.PH_DONE: "done"}
-SIDES = {S.SIDE_LANDLORD: "landlord", S.SIDE_FARMERS: "farmers", S.SIDE_VOID: "void"}
 STARTS = ("bidding", "play")
 _PUSH_ERRORS = {KA.BAD_ID: "is not an action id of {rules}",
                 KA.WRONG_PHASE: "is not an action of the {phase} phase",
                 KA.NOT_HELD: "is a move seat {seat} does not hold"}
-
-
-@dataclasses.dataclass(frozen=True)
-class GameResult:
-    """The outcome of a finished hand."""
-
-    winner: str                 # "landlord", "farmers" (the landlord's opponents) or "void"
-    scores: tuple               # every seat's score change
-    multiplier: int
-    causes: dict                # bombs, rockets, spring, anti_spring, doubles, grabs, reveals
-    bid: int                    # the base score (the winning bid; 1 for calling games)
-    landlord: int               # -1 for a void hand
-    partner: int                # five_player's dark landlord, else -1
-    plays: int                  # non-pass plays
-    redeals: int
-    history: tuple              # (seat, phase, action) for every action
-
-
-def _record_base(name: str, profile: str) -> Rules:
-    """What a record's rules are written against: the preset of that name and profile, or
-    for house rules under a name of their own, the dataclass defaults."""
-    if name in PRESETS:
-        return make_rules(name, profile=profile)
-    return Rules(name=name, profile=profile)
-
-
-def _json_rules(r: Rules) -> dict:
-    """The fields of ``r`` that differ from its preset (plus name and profile)."""
-    from fastdou.table import rules_to_json
-    base = rules_to_json(_record_base(r.name, r.profile))
-    return {k: v for k, v in rules_to_json(r).items()
-            if v != base[k] or k in ("name", "profile")}
-
-
-def _rules_from_json(d) -> Rules:
-    if not isinstance(d, dict) or not isinstance(d.get("name"), str) \
-            or not isinstance(d.get("profile", "standard"), str):
-        raise RecordError(f"a record's rules are an object with a name, not {short(d)}")
-    d = dict(d)
-    base = _record_base(d.pop("name"), d.pop("profile", "standard"))
-    return base.replace(**d) if d else base
-
-
-def _action_from_json(a, rules):
-    """An action of a record: ``"pass"``, an int, or ``[text, kind]``."""
-    if isinstance(a, list):
-        if len(a) != 2 or not all(isinstance(x, str) for x in a):
-            raise RecordError(f"a move in a record is [text, kind], not {short(a)}")
-        return Move.parse(a[0], rules, kind=a[1])
-    if isinstance(a, str) or is_whole(a):
-        return a
-    raise RecordError(f"an action in a record is 'pass', an int or [text, kind], "
-                      f"not {short(a)}")
-
-
-def _deal_of(state, rules, after: int, holder: int = -1) -> dict:
-    """The deal in ``state``; ``holder``: a seat already holding the kitty, shown without it."""
-    packed = [int(state[S.G_HANDS + p]) for p in range(rules.players)]
-    if holder >= 0:
-        packed[holder] -= int(state[S.G_KITTY])
-    hands = [_cards.to_text(_cards.unpack(h)) for h in packed]
-    return {"after": after, "hands": hands,
-            "kitty": _cards.to_text(_cards.unpack(int(state[S.G_KITTY])))}
 
 
 def _start_play(state, rules, begin: dict, start, landlord) -> None:
@@ -132,12 +66,6 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
     begin["start"] = "play"
     if rules.bidding != "marked":
         begin["landlord"] = seat
-
-
-def _is_logged_id(action) -> bool:
-    """Whether a logged action was pushed by its id (``push_id`` logs ``~id``, below 0;
-    ``push`` logs a Move or a phase value of 0 or more)."""
-    return type(action) is int and action < 0
 
 
 def _as_id(action_id) -> int:
@@ -270,65 +198,12 @@ class Game:
         ``landlord`` (default 0) takes the kitty and leads at once (see :meth:`new`).
         """
         rules = as_rules(rules)
-        if not isinstance(hands, (list, tuple)):
-            raise InvalidCardsError(f"hands are a list of one hand per seat, not {short(hands)}")
-        if len(hands) != rules.players:
-            raise InvalidCardsError(f"{len(hands)} hands for {rules.players} players")
-        seed = whole("seed", seed)
-        first = _seat("first", first, rules.players)
-        counts = [_cards.parse(h, rules) for h in hands]
-        for seat, c in enumerate(counts):
-            if c.sum() != rules.hand_size:
-                raise InvalidCardsError(f"seat {seat} holds {int(c.sum())} cards; "
-                                        f"{rules.name} deals {rules.hand_size}")
-        kit = _cards.parse(kitty if kitty is not None else np.zeros(15, np.uint8), rules)
-        if kit.sum() != rules.kitty:
-            raise InvalidCardsError(f"the kitty holds {int(kit.sum())} cards; {rules.name} "
-                                    f"has {rules.kitty}")
-        total = sum(c.astype(np.int64) for c in counts) + kit
-        over = np.flatnonzero(total > rules.deck)
-        if over.size:
-            r = int(over[0])
-            raise InvalidCardsError(f"the hands and kitty hold {int(total[r])} of "
-                                    f"{_cards.TOKENS[r]!r}; the deck has {int(rules.deck[r])}")
-        bright = dark = 0
-        if rules.bidding == "marked":
-            if not isinstance(landlords, (list, tuple)) or len(landlords) != 2:
-                raise ArgumentError("marked-card rules need landlords=(bright, dark) seats")
-            bright, dark = (_seat("landlords", s, rules.players) for s in landlords)
-        elif landlords is not None or marked is not None:
-            raise ArgumentError(f"landlords= and marked= are for marked-card rules; "
-                                f"{rules.name} bids")
-        mark = -1
-        if marked is not None:
-            suited = _cards.TOKENS[:S.N_SUITED_RANKS]
-            if isinstance(marked, str) and len(marked) == 1 and marked.upper() in suited:
-                mark = suited.index(marked.upper())
-            elif not isinstance(marked, (str, bool)) and is_whole(marked) \
-                    and 0 <= int(marked) < len(suited):
-                mark = int(marked)
-            else:
-                raise ArgumentError(f"marked is a non-joker rank: a token such as '7' or its "
-                                    f"index 0..{len(suited) - 1}, not {short(marked)}")
-            marked = suited[mark]
-            holders = [s for s in {bright, dark} if counts[s][mark] == 0]
-            if holders:
-                raise InvalidCardsError(f"landlord seat {holders[0]} holds no {marked}, "
-                                        f"the marked card")
-        state = E.new_state()
-        state[S.G_SEED] = seed
-        packed = np.array([_cards.pack(c) for c in counts], dtype=np.uint64)
-        E.start_from_hands(state, rules.array, packed, np.uint64(_cards.pack(kit)), first,
-                           bright, dark)
-        begin = {"seed": int(seed), "hands": [_cards.to_text(c) for c in counts],
-                 "kitty": _cards.to_text(kit), "first": first}
-        if rules.bidding == "marked":
-            begin["landlords"] = [bright, dark]
-        if mark >= 0:
-            state[S.G_MARKED] = 4 * mark            # the suit does not matter to play
-            begin["marked"] = marked
-        _start_play(state, rules, begin, start, landlord)
-        return cls(rules, state, begin)
+        seed, hands, kit, first, landlords, mark = _record.dealt_start(
+            hands, rules, kitty, first, landlords, marked, seed)
+        game = cls._from_deal(rules, hands, kit, first=first, landlords=landlords, mark=mark,
+                              seed=seed)
+        _start_play(game._state, rules, game._start, start, landlord)
+        return game
 
     # ----------------------------------------------------------------- positions
     @classmethod
@@ -655,23 +530,12 @@ class Game:
             raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
                 rules=self.rules.name, phase=self.phase, seat=self.current_player))
 
-    def _decoded(self, before, action):
-        """A stacked action as :meth:`push` takes it (ids decoded by the table)."""
-        if not _is_logged_id(action):
-            return action
-        record = self.action_table.id_records[~action]
-        if before[S.G_PHASE] == S.PH_PLAY:
-            return Move.from_record(record)
-        return int(record[0])
-
     @property
     @_exclusive
     def history(self) -> tuple:
         """Every action so far: ``(seat, phase, action)``, actions as :meth:`push` takes
         them (a :class:`Move` in play, an int elsewhere)."""
-        return tuple((int(before[S.G_PLAYER]), PHASES[int(before[S.G_PHASE])],
-                      self._decoded(before, action))
-                     for before, action in zip(self._log, self._actions))
+        return _record.history(self)
 
     # ----------------------------------------------------------------- per-seat views
     @_exclusive
@@ -721,23 +585,8 @@ class Game:
 
     # ----------------------------------------------------------------- result and record
     def result(self) -> GameResult:
-        scores = self.scores
-        st = self._state
-        spring = int(st[S.G_SPRING])
-        history = [(seat, phase, action.text() if isinstance(action, Move) else action)
-                   for seat, phase, action in self.history]
-        return GameResult(
-            winner=SIDES[int(st[S.G_WINNER])],
-            scores=scores,
-            multiplier=int(st[S.G_MULT]),
-            causes={"bombs": int(st[S.G_BOMBS]), "rockets": int(st[S.G_ROCKETS]),
-                    "spring": spring == S.SPRUNG_SPRING,
-                    "anti_spring": spring == S.SPRUNG_ANTI,
-                    "doubles": int(st[S.G_DOUBLES]), "grabs": int(st[S.G_GRABS]),
-                    "reveals": int(st[S.G_REVEALS])},
-            bid=int(st[S.G_BID]), landlord=int(st[S.G_LANDLORD]),
-            partner=int(st[S.G_PARTNER]), plays=int(st[S.G_PLAYS]),
-            redeals=int(st[S.G_REDEALS]), history=tuple(history))
+        """The outcome of the finished hand: a :class:`GameResult`."""
+        return _record.result(self)
 
     @property
     def deals(self) -> list:
@@ -745,33 +594,16 @@ class Game:
         ...}``, ``k`` the index of the action that ended the deal before (-1 for the first).
         Hands as dealt, before the landlord takes the kitty (with marked-card rules the
         bright landlord holds it)."""
-        states = list(self._log[:len(self._actions)]) + [self._state]
-        taken = self._start.get("landlord", -1) if self.rules.landlord_gets_kitty else -1
-        out = [_deal_of(states[0], self.rules, -1, taken)]
-        for k in range(len(self._actions)):
-            if states[k + 1][S.G_REDEALS] > states[k][S.G_REDEALS] and \
-                    states[k + 1][S.G_PHASE] != S.PH_DONE:
-                out.append(_deal_of(states[k + 1], self.rules, k))
-        return out
+        return _record.deals(self)
 
     @_exclusive
     def record(self) -> dict:
         """The game record: rules, how the hand began, every action, and every deal."""
-        actions = []
-        for _, _, action in self.history:
-            if isinstance(action, Move):
-                actions.append("pass" if action.is_pass else
-                               [action.text(), action.kind.name.lower()])
-            elif isinstance(action, str):
-                actions.append(action)
-            else:
-                actions.append(int(action))
-        return {"rules": _json_rules(self.rules), "start": self._start, "actions": actions,
-                "deals": self.deals}
+        return _record.record(self)
 
     def dumps(self) -> str:
         """The game record as JSON."""
-        return json.dumps(self.record())
+        return _record.dumps(self)
 
     @classmethod
     def loads(cls, text: str) -> "Game":
@@ -779,52 +611,15 @@ class Game:
 
         A record that is not of the documented form raises ``RecordError``; an action that
         is illegal where it stands raises ``IllegalMoveError`` naming its position."""
-        if not isinstance(text, (str, bytes)):
-            raise RecordError(f"a game record is JSON text, not {short(text)}")
-        try:
-            rec = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise RecordError(f"not a fastdou game record: {short(str(e))}") from None
-        if not isinstance(rec, dict) or not {"rules", "start", "actions"} <= rec.keys():
-            raise RecordError("a game record is an object with rules, start and actions")
-        rules, start, actions = _rules_from_json(rec["rules"]), rec["start"], rec["actions"]
-        if not isinstance(start, dict) or not isinstance(actions, list):
-            raise RecordError("a record's start is an object and its actions a list")
-        try:
-            if "position" in start:
-                from fastdou.position import Position
-                if not isinstance(start["position"], str):
-                    raise RecordError(f"a record's position is its text, not "
-                                      f"{short(start['position'])}")
-                game = cls.from_position(Position.parse(start["position"], rules=rules))
-            elif "hands" in start:
-                game = cls.from_hands(start["hands"], rules, kitty=start.get("kitty"),
-                                      first=start.get("first", 0), seed=start.get("seed", 0),
-                                      landlords=start.get("landlords"),
-                                      marked=start.get("marked"),
-                                      start=start.get("start", "bidding"),
-                                      landlord=start.get("landlord"))
-            else:
-                game = cls.new(rules, seed=start.get("seed"), deal=start.get("deal"),
-                               start=start.get("start", "bidding"),
-                               landlord=start.get("landlord"))
-        except FastdouError as e:
-            raise RecordError(f"the record's start: {e}") from None
-        for k, a in enumerate(actions):
-            try:
-                game.play(_action_from_json(a, rules))
-            except FastdouError as e:
-                raise type(e)(f"action {k} of the record: {e}") from None
-        if "deals" in rec and rec["deals"] != game.deals:
-            raise RecordError("the record's deals are not those its replay deals")
-        return game
+        return _record.loads(cls, text)
 
     @classmethod
     def _from_deal(cls, rules: Rules, hands: list, kitty: list, first: int = 0,
-                   landlords: tuple | None = None, mark: int = -1) -> "Game":
-        """:meth:`from_hands` for a deal valid by construction (the OpenSpiel adapter's, dealt
-        by chance): hands and kitty as lists of 15 int counts, not checked; ``mark`` the
-        marked card's rank or -1. The same state and record, without parsing the cards."""
+                   landlords: tuple | None = None, mark: int = -1, seed: int = 0) -> "Game":
+        """A fresh deal (bidding not begun) from a valid deal: :meth:`from_hands`' once it
+        has checked its input, or the OpenSpiel adapter's, valid by construction (dealt by
+        chance). Hands and kitty as lists of 15 int counts, not checked; ``mark`` the
+        marked card's rank or -1; ``seed`` the seed of redeals."""
         from operator import lshift, mul
         places = list(hands) + [kitty]
         texts = ["".join(map(mul, _cards.TOKENS, h)) for h in places]
@@ -832,10 +627,10 @@ class Game:
         packed = [sum(map(lshift, h, shifts)) for h in places]
         bright, dark = landlords if landlords is not None else (0, 0)
         state = E.new_state()
-        state[S.G_SEED] = 0
+        state[S.G_SEED] = seed
         E.start_from_hands(state, rules.array, np.array(packed[:-1], np.uint64),
                            np.uint64(packed[-1]), first, bright, dark)
-        begin = {"seed": 0, "hands": texts[:-1], "kitty": texts[-1], "first": first}
+        begin = {"seed": seed, "hands": texts[:-1], "kitty": texts[-1], "first": first}
         if rules.bidding == "marked":
             begin["landlords"] = [bright, dark]
         if mark >= 0:
@@ -848,12 +643,5 @@ class Game:
         if not self.is_terminal():
             return (f"<Game {self.rules.name} {self.phase}, seat {self.current_player} "
                     f"to act, {actions} actions>")
-        winner = SIDES[int(self._state[S.G_WINNER])]
-        partner = int(self._state[S.G_PARTNER])
-        if winner == "landlord" and partner not in (-1, self.landlord):
-            outcome = f"landlord side (seats {self.landlord} and {partner}) wins"
-        elif winner == "landlord":
-            outcome = f"landlord (seat {self.landlord}) wins"
-        else:
-            outcome = "farmers win" if winner == "farmers" else "void, no winner"
-        return f"<Game {self.rules.name} finished, {outcome}, {actions} actions>"
+        return (f"<Game {self.rules.name} finished, {_record.outcome(self)}, "
+                f"{actions} actions>")
