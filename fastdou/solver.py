@@ -1,5 +1,6 @@
 """The exact open-hand solver, perft and min_plays: validating wrappers around
-:mod:`fastdou.kernels.solver`.
+:mod:`fastdou.kernels.solver`, :mod:`fastdou.kernels.perft_count` and
+:mod:`fastdou.kernels.fewest_plays`.
 
 ``solve`` is exact under perfect information: negamax on win / loss, the landlord side
 against the other seats as one team, with a bounded transposition table that stores full
@@ -23,6 +24,8 @@ from fastdou import memory
 from fastdou.checks import short, whole
 from fastdou.errors import FastdouError, PositionError
 from fastdou.hints import CardsLike, RulesLike
+from fastdou.kernels import fewest_plays as _fewest_plays
+from fastdou.kernels import perft_count as _perft
 from fastdou.kernels import search as _search
 from fastdou.kernels import solver as _solver
 from fastdou.kernels.layout import REC_WIDTH
@@ -283,7 +286,7 @@ def perft(position: Position | str | Game, depth: int) -> int:
     if depth == 0:
         return 1
     arr, rules, stop = pos.array(), pos.rules.array, np.zeros(1, np.int64)
-    return int(_interruptible(lambda: _solver.perft_until(arr, rules, depth, stop),
+    return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
                               lambda: stop.fill(1)))
 
 
@@ -297,7 +300,7 @@ def perft_divide(position: Position | str | Game, depth: int) -> dict:
     arr = pos.array()
     moves = _actions(arr, pos.rules)
     out, stop = np.zeros(len(moves), np.int64), np.zeros(1, np.int64)
-    _interruptible(lambda: _solver.perft_divide(arr, pos.rules.array, depth, moves, out, stop),
+    _interruptible(lambda: _perft.perft_divide(arr, pos.rules.array, depth, moves, out, stop),
                    lambda: stop.fill(1))
     return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
 
@@ -307,4 +310,4 @@ def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> int:
     legal lead): the fewest legal moves the hand splits into. 0 for no cards."""
     rules = as_rules(rules)
     counts = _cards.parse(hand, rules)
-    return int(_solver.min_plays(np.uint64(_cards.pack(counts)), rules.array))
+    return int(_fewest_plays.min_plays(np.uint64(_cards.pack(counts)), rules.array))

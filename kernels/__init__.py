@@ -78,19 +78,20 @@ Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` ar
 
 from fastdou.kernels.batch import count_batch, generate_batch
 from fastdou.kernels.counting import count_leading
+from fastdou.kernels.fewest_plays import min_plays
 from fastdou.kernels.generate import bomb_power, bomb_query, emit, lead_query, query
 from fastdou.kernels.moves import (
     beats, count_responses, first_invalid, is_bomb, kind_of, leading_moves,
     length_of, new_moves, rank_of, readings, responses,
 )
 from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpack, unpack_rows
+from fastdou.kernels.perft_count import perft
 from fastdou.kernels.search import (
     LANDLORD_SIDE, OTHER_SIDE, S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER,
     S_SEATS, S_TEAM, S_TO_MOVE, S_WINNER, SEARCH_SIZE, UNDO_SIZE, actions, count_actions,
     goes_out, hand_of, is_leading, is_terminal, key_width, make, new_position,
     position_hash, side_of, unmake, winning_side, write_key,
 )
-from fastdou.kernels.solver import min_plays, perft
 
 __all__ = [
     "beats", "bomb_power", "bomb_query", "contains", "count", "count_batch", "count_leading",
