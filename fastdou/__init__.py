@@ -26,8 +26,9 @@ _EXPORTS = {
     "fastdou.rules": ("PRESETS", "PROFILES", "Rules", "rules"),
     "fastdou.compare": ("Comparison", "compare"),
     "fastdou.position": ("Position",),
-    "fastdou.results": ("load_results",),
-    "fastdou.simulation": ("SimulationResult", "Summary", "simulate"),
+    "fastdou.simulation": ("simulate",),
+    "fastdou.simulation_result": ("SimulationResult", "load_results"),
+    "fastdou.summary": ("Summary",),
     "fastdou.solver": ("LimitError", "Solution", "min_plays", "perft", "perft_divide",
                        "solve"),
     "fastdou.vector": ("VectorEnv",),
@@ -49,8 +50,9 @@ if TYPE_CHECKING:                   # the same names, for type checkers
     from fastdou.rules import PRESETS, PROFILES, Rules, rules
     from fastdou.compare import Comparison, compare
     from fastdou.position import Position
-    from fastdou.results import load_results
-    from fastdou.simulation import SimulationResult, Summary, simulate
+    from fastdou.simulation import simulate
+    from fastdou.simulation_result import SimulationResult, load_results
+    from fastdou.summary import Summary
     from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
     from fastdou.vector import VectorEnv
 

@@ -158,13 +158,14 @@ def _bar(total, unit="deal"):
 
 
 def _cmd_simulate(args) -> int:
-    from fastdou.simulation import policy_names, simulate
+    from fastdou.policies import policy_names
+    from fastdou.simulation import simulate
     r = _rules(args)
     if args.workers is not None or args.scheduler is not None:
         return _simulate_on_dask(args, r)
     if args.chunk is not None:
         raise _UsageError("--chunk is for Dask runs (--scheduler or --workers)")
-    from fastdou.compile_notice import compiled
+    from fastdou.first_compile import compiled
     from fastdou.results import ResultWriter, metadata
     names = policy_names(args.policy, r.players) if isinstance(args.policy, str) \
         or len(args.policy) == r.players else ()

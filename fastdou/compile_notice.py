@@ -7,15 +7,10 @@ outside any other such compile, it names the part of fastdou being compiled (fro
 outermost fastdou call on the Python stack: ``Game``, ``VectorEnv``, ``solve``, ...) and,
 once no compile has followed for :data:`GAP_SECONDS` (or at exit), how long the burst took:
 one pair of lines per burst, a new pair when another part starts. ``FASTDOU_QUIET=1``
-silences both kinds of notice.
+silences both kinds of notice (and those of ``fastdou simulate``,
+:mod:`fastdou.first_compile`).
 
-``fastdou simulate``: :func:`compiled` runs a one-deal simulation with the run's own rules
-and policies, which compiles (or loads from Numba's on-disk cache) every kernel the run
-needs. It says so first when compilation is certain (no cache file for the simulation
-kernel yet, or a user policy, which is compiled in every new process), or when that one
-deal takes longer than ``after`` seconds (a stale cache); then it says how long compiling
-took. On an empty cache the move generator is compiled meanwhile by a helper process
-(``cold_start``).
+The kernels import this module: it imports nothing of fastdou.
 """
 
 from __future__ import annotations
@@ -33,15 +28,13 @@ from numba.core.caching import NullCache
 START = ("fastdou: compiling {what} kernels (first use on this machine or after an upgrade; "
          "cached afterwards)...")
 DONE = "fastdou: compiled in {seconds:.1f} s"
-NOTICE = START.format(what="the simulation")
-USER_NOTICE = ("fastdou: compiling policy {name} (a user policy is compiled in every "
-               "new process)...")
 GAP_SECONDS = 2.0        # a pause this long between compiles ends a burst
 
 # The part being compiled, by the outermost of these modules on the Python stack
 MODULES = {
     "fastdou.simulation": "the simulation", "fastdou.compare": "the simulation",
-    "fastdou.distributed": "the simulation", "fastdou.game": "the game engine",
+    "fastdou.distributed": "the simulation", "fastdou.local_run": "the simulation",
+    "fastdou.simulation_result": "the simulation", "fastdou.game": "the game engine",
     "fastdou.actions": "the game engine", "fastdou.generation": "move generation",
     "fastdou.moves": "move generation", "fastdou.solver": "the solver",
     "fastdou.position": "the solver", "fastdou.vector": "the vectorized env",
@@ -61,6 +54,8 @@ KERNELS = {
     "play": "the simulation", "generate": "move generation", "moves": "move generation",
     "counting": "move generation", "packing": "move generation", "bits": "move generation",
     "batch": "move generation", "search": "the solver", "solver": "the solver",
+    "solver_table": "the solver", "solver_buffers": "the solver", "solver_order": "the solver",
+    "solver_control": "the solver", "fewest_plays": "the solver", "perft_count": "the solver",
     "vector": "the vectorized env", "encoding": "the observation encoder",
     "douzero_encoding": "the observation encoder",
     "rlcard_encoding": "the observation encoder",
@@ -202,74 +197,3 @@ class Announcer(event.Listener):
 ANNOUNCER = Announcer()
 event.register("numba:compile", ANNOUNCER)
 atexit.register(ANNOUNCER.flush)
-
-
-def _cache_missing() -> bool:
-    """Whether the cached simulation kernel has no index file on disk (if Numba's cache
-    layout cannot be read, fall back on the timer)."""
-    from fastdou.cold_start import cache_index
-    from fastdou.kernels import play as P
-    index = cache_index(P.simulate_range)
-    return index is not None and not os.path.exists(index)
-
-
-def _user_policy(policies):
-    """The name of the first user policy among ``policies`` (a function or an import
-    path), or None; nothing is imported or compiled here."""
-    seats = policies if isinstance(policies, (list, tuple)) else [policies]
-    for p in seats:
-        if isinstance(p, str) and ":" in p:
-            return p.rpartition(":")[2]
-        if callable(p):
-            return getattr(p, "__name__", "?")
-    return None
-
-
-def _in_process() -> bool:
-    """Whether the built-in simulation kernel is compiled in this process already."""
-    from fastdou.kernels import play as P
-    return bool(P.simulate_range.signatures)
-
-
-def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
-    """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
-    from fastdou.cold_start import generator_from_helper
-    from fastdou.simulation import simulate
-    stream = sys.stderr if stream is None else stream
-    user = _user_policy(policies)
-    if user is None and _in_process():
-        return 0.0                                  # compiled in this process already
-    said = threading.Event()
-    lock = threading.Lock()
-
-    text = NOTICE if user is None else USER_NOTICE.format(name=user)
-
-    def notice():
-        with lock:
-            if not said.is_set() and not quiet():
-                said.set()
-                print(text, file=stream, flush=True)
-
-    if user is not None:
-        from fastdou.simulation import import_policy, njit_policy
-        for p in policies if isinstance(policies, (list, tuple)) else [policies]:
-            if isinstance(p, str) and ":" in p:
-                njit_policy(import_policy(p))     # a bad path fails before the notice
-    if user is not None or _cache_missing():
-        notice()
-    timer = threading.Timer(after, notice)
-    timer.daemon = True
-    start = time.perf_counter()
-    timer.start()
-    try:
-        with generator_from_helper(), silenced():        # this notice, not the bursts'
-            simulate(1, rules, policies=policies)
-    finally:
-        timer.cancel()
-    took = time.perf_counter() - start
-    with lock:
-        said_it = said.is_set()
-        said.set()                                  # a late timer stays silent
-    if said_it:
-        print(DONE.format(seconds=took), file=stream, flush=True)
-    return took

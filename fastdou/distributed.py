@@ -24,9 +24,17 @@ import json
 import os
 import threading
 
+import numpy as np
+
 from fastdou.checks import INT64_MAX, short, whole
 from fastdou.errors import ArgumentError, PolicyError, RecordError
-from fastdou.results import MANIFEST, part_name, read_manifest, write_manifest
+from fastdou.local_run import simulate_local
+from fastdou.policies import _policy_codes, import_policy, policy_names
+from fastdou.results import (MANIFEST, ResultWriter, metadata, part_name, read_manifest,
+                             write_manifest)
+from fastdou.rules import as_rules
+from fastdou.simulation_result import MAX_DEALS, PER_DEAL_MAX, SimulationResult
+from fastdou.summary import Totals, preset_features
 
 DEFAULT_CHUNK = 1_000_000
 _TOTALS_KEY = "fastdou_totals"
@@ -41,7 +49,6 @@ def _dask():
 
 def portable_policies(policies, players: int) -> tuple:
     """Each seat's policy as a name or an import path that workers can resolve."""
-    from fastdou.simulation import import_policy, policy_names
     if not (isinstance(policies, str) or callable(policies)
             or isinstance(policies, (list, tuple))):
         raise PolicyError(f"policies are a name, an @njit function or one per seat, not "
@@ -75,8 +82,6 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
     arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file.
     ``abort``: the name of the run's Dask ``Event``, looked at after each chunk of deals and
     before the part is renamed into place."""
-    from fastdou.results import ResultWriter, metadata
-    from fastdou.simulation import simulate
 
     def check(done=None):
         if abort is not None and _dask().Event(abort).is_set():
@@ -90,9 +95,9 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
     writer = ResultWriter(path, rules, meta) if path else None
     try:
         with _LOCK:
-            result = simulate(n, rules, list(policies), seed=seed, threads=threads,
-                              per_deal=per_deal, first=first, progress=check,
-                              on_chunk=writer.write if writer else None)
+            result = simulate_local(n, rules, list(policies), seed=seed, threads=threads,
+                                    per_deal=per_deal, first=first, progress=check,
+                                    on_chunk=writer.write if writer else None)
         totals = result.totals.to_json()
         if writer:
             check()
@@ -107,11 +112,6 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
                      chunk=None, threads=1, per_deal=False, progress=None):
     """Play deals ``first .. first + deals - 1`` of ``seed`` on the Dask ``client``'s
     workers; see the module's docstring. Returns a :class:`~fastdou.SimulationResult`."""
-    import numpy as np
-
-    from fastdou.rules import as_rules
-    from fastdou.simulation import MAX_DEALS, PER_DEAL_MAX, SimulationResult
-    from fastdou.summary import Totals
     distributed = _dask()
     if not isinstance(client, distributed.Client):
         raise ArgumentError(f"client must be a dask.distributed.Client, not {short(client)}")
@@ -127,7 +127,6 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a function or None, not {short(progress)}")
     names = portable_policies(policies, rules.players)
-    from fastdou.simulation import _policy_codes
     _policy_codes(list(names), rules)                  # bad names fail here, not on a worker
     plan = chunks(first, deals, size)
     if out is not None:
@@ -160,7 +159,6 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
             f.cancel()
     if out is not None:
         remove_leftovers(out)
-        from fastdou.results import metadata
         write_manifest(out, metadata(rules, seed, names, first, deals),
                        [part_name(a, n) for a, n in plan])
     arrays = None
@@ -172,7 +170,6 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
 
 
 def _empty(rules) -> dict:
-    from fastdou.summary import Totals, preset_features
     return Totals(rules.players, preset_features(rules), rules.max_redeals).to_json()
 
 
@@ -217,7 +214,6 @@ def _same_run(path: str, meta: dict) -> dict:
 def _check_parts(out, rules, names, seed, plan) -> None:
     """Refuse, before any task runs, a dataset whose manifest or existing parts are of
     another run: a refused run leaves the dataset as it was."""
-    from fastdou.results import metadata
     if os.path.lexists(os.path.join(out, MANIFEST)):
         try:
             run, _ = read_manifest(out)

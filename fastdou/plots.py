@@ -23,6 +23,7 @@ import numpy as np
 from fastdou.checks import short
 from fastdou.errors import ArgumentError
 from fastdou.kernels import state as S
+from fastdou.results import _umask, read_results
 from fastdou.summary import wilson
 
 PANELS = ("Score per seat by side", "Landlord win rate by bid", "Landlord win rate by seat",
@@ -42,7 +43,11 @@ def _rates(keys, wins):
 def report_data(result) -> dict:
     """What :func:`report` shows for one result: per-seat scores by side, win rates by bid
     and by seat ``{key: (rate, lo, hi, deals)}``, multiplier shares ``{value: share}``."""
-    f = result._kept()
+    return _panel_data(result._kept())
+
+
+def _panel_data(f) -> dict:
+    """:func:`report_data` of the per-deal arrays ``f``."""
     decided = f["winner"] != S.SIDE_VOID
     players = f["scores"].shape[1]
     in_team = (f["team"][:, None] >> np.arange(players)) & 1 == 1
@@ -62,29 +67,38 @@ def report(results, labels=None, path=None):
     """One figure for ``results`` (SimulationResult objects with per-deal arrays), labelled
     by ``labels`` (default: their policies and rules). Saved to ``path`` if given (.png,
     .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""
+    results = list(results)
+    # by what a result holds: SimulationResult is defined above this module
+    if not results or not all(callable(getattr(r, "_kept", None)) for r in results):
+        raise ArgumentError(f"plot takes SimulationResult objects, not {short(results)}")
+    if labels is None:
+        labels = [_label(r.rules, r.policies) for r in results]
+    return _figure([r._kept() for r in results], labels, path)
+
+
+def _label(rules, policies) -> str:
+    return f"{rules.name} {','.join(policies)}"
+
+
+def _figure(runs, labels, path):
+    """:func:`report` of ``runs``, each one result's per-deal arrays."""
     from fastdou.extras import need
     need("matplotlib", "plot")
     from matplotlib.figure import Figure
-    from fastdou.simulation import SimulationResult
-    results = list(results)
-    if not results or not all(isinstance(r, SimulationResult) for r in results):
-        raise ArgumentError(f"plot takes SimulationResult objects, not {short(results)}")
-    if labels is None:
-        labels = [f"{r.rules.name} {','.join(r.policies)}" for r in results]
-    if not isinstance(labels, (list, tuple)) or len(labels) != len(results) or \
+    if not isinstance(labels, (list, tuple)) or len(labels) != len(runs) or \
             not all(isinstance(x, str) for x in labels):
-        raise ArgumentError(f"one text label per result: {len(results)} results, labels "
+        raise ArgumentError(f"one text label per result: {len(runs)} results, labels "
                             f"{short(labels)}")
     if path is not None:
         _check_path(path)
-    data = [report_data(r) for r in results]
+    data = [_panel_data(f) for f in runs]
     if not any(d["decided"] for d in data):
         raise ArgumentError("nothing to plot: no deal was decided (all void)")
     fig = Figure(figsize=(12, 8.5), layout="constrained")
     axes = fig.subplots(2, 2).ravel()
     for ax, title in zip(axes, PANELS):
         ax.set_title(title)
-    colours = [f"C{i % 10}" for i in range(len(results))]
+    colours = [f"C{i % 10}" for i in range(len(runs))]
     _score_panel(axes[0], data, labels, colours)
     _rate_panel(axes[1], data, labels, colours, "by_bid", "winning bid")
     _rate_panel(axes[2], data, labels, colours, "by_seat", "landlord seat")
@@ -156,7 +170,6 @@ def _check_path(path):
 
 def save(fig, path) -> None:
     """Save ``fig`` to a temporary file beside ``path`` (umask permissions), then rename."""
-    from fastdou.results import _umask
     path = os.fspath(path)
     _check_path(path)
     fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=os.path.splitext(path)[1],
@@ -177,9 +190,9 @@ def save(fig, path) -> None:
 
 def plot_files(files, output, labels=None):
     """``fastdou plot``: read each results file and draw one report to ``output``."""
-    from fastdou.results import load_results
     _check_path(output)
-    results = [load_results(f) for f in files]
-    if labels is None and len(files) > 1:
-        labels = [os.path.basename(os.path.normpath(f)) for f in files]
-    return report(results, labels=labels, path=output)
+    runs = [read_results(f) for f in files]
+    if labels is None:
+        labels = [os.path.basename(os.path.normpath(f)) for f in files] if len(files) > 1 \
+            else [_label(rules, meta["policies"]) for _, rules, meta in runs]
+    return _figure([arrays for arrays, _, _ in runs], labels, output)

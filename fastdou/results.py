@@ -1,5 +1,6 @@
 """Per-deal results streamed to a file in bounded memory (``fastdou simulate --out``), and
-read back (:func:`load_results`).
+read back (:func:`read_results`, which :func:`fastdou.load_results` wraps in a
+:class:`~fastdou.SimulationResult`).
 
 A :class:`ResultWriter` takes :func:`fastdou.simulate`'s chunks (``on_chunk``), turns them
 into the table of :mod:`fastdou.table` and writes them to a temporary file beside the
@@ -38,7 +39,6 @@ from fastdou import table as T
 
 if TYPE_CHECKING:
     from fastdou.rules import Rules
-    from fastdou.simulation import SimulationResult
 
 FORMATS = (".parquet", ".csv", ".jsonl", ".npz")
 _COPY = 1 << 20
@@ -245,7 +245,7 @@ def _npy_bytes(a: np.ndarray) -> bytes:
 def read_table(path: str):
     """``(columns, metadata)`` of a results file or of a Dask parquet dataset (a folder
     of ``part-*.parquet``): columns as numpy arrays (categories as names), checked as
-    :func:`load_results` checks them."""
+    :func:`read_results` checks them."""
     cols, _, meta = _read_checked(path)
     return cols, meta
 
@@ -581,17 +581,14 @@ def _read_dataset(path):
     return cols, arrays, run
 
 
-def load_results(path: str) -> SimulationResult:
-    """A :class:`~fastdou.SimulationResult` from a results file (or Dask dataset): the
-    rules, seed and policies of its metadata, the per-deal arrays, and the summary
-    recomputed from them. A file (or dataset) that does not hold exactly what its
-    metadata says, as a simulation writes it, is refused with a ``RecordError`` naming
-    the file, the row and the rule."""
-    from fastdou.simulation import result_from_per_deal
+def read_results(path: str) -> tuple:
+    """``(per-deal arrays, rules, metadata)`` of a results file (or Dask dataset), the
+    arrays in deal order. A file (or dataset) that does not hold exactly what its metadata
+    says, as a simulation writes it, is refused with a ``RecordError`` naming the file,
+    the row and the rule."""
     _, arrays, meta = _read_checked(path)
     rules = T.rules_from_json(meta["rules"])
     order = np.argsort(arrays["deal"], kind="stable")
     if not np.array_equal(order, np.arange(len(order))):
         arrays = {k: v[order] for k, v in arrays.items()}
-    return result_from_per_deal(arrays, rules, seed=meta["seed"], policies=meta["policies"],
-                                first=meta["first"])
+    return arrays, rules, meta

@@ -36,7 +36,7 @@ def test_a_warm_run_says_nothing():
 
 
 def test_a_fresh_cache_is_noticed(tmp_path):
-    script = ("from fastdou.compile_notice import _cache_missing; "
+    script = ("from fastdou.first_compile import _cache_missing; "
               "print(_cache_missing())")
     fresh = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
@@ -46,10 +46,26 @@ def test_a_fresh_cache_is_noticed(tmp_path):
 
 
 def test_the_notice_comes_first_when_compiling(monkeypatch, capsys):
-    from fastdou import compile_notice
+    from fastdou import first_compile
     monkeypatch.delenv("FASTDOU_QUIET", raising=False)
-    monkeypatch.setattr(compile_notice, "_cache_missing", lambda: True)
-    monkeypatch.setattr(compile_notice, "_in_process", lambda: False)
-    compile_notice.compiled("classic", "random", stream=sys.stderr)
+    monkeypatch.setattr(first_compile, "_cache_missing", lambda: True)
+    monkeypatch.setattr(first_compile, "_in_process", lambda: False)
+    first_compile.compiled("classic", "random", stream=sys.stderr)
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == compile_notice.NOTICE and err[1].startswith("fastdou: compiled in ")
+    assert err[0] == first_compile.NOTICE and err[1].startswith("fastdou: compiled in ")
+
+
+def test_every_kernel_module_names_its_part():
+    """A kernel module missing from the map would be announced as "fastdou's"."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import fastdou.kernels
+    from fastdou.compile_notice import KERNELS
+    for info in pkgutil.iter_modules(fastdou.kernels.__path__):
+        module = importlib.import_module(f"fastdou.kernels.{info.name}")
+        if any(isinstance(v, CPUDispatcher) and v.__module__ == module.__name__
+               for v in vars(module).values()):
+            assert info.name in KERNELS, info.name

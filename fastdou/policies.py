@@ -1,0 +1,121 @@
+"""Policies of a simulation, per seat: a built-in one by name (:data:`POLICIES`), an
+``@njit`` function, or its import path ``module:function``; checked and turned into the
+per-seat codes the compiled loops take."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from fastdou.checks import short
+from fastdou.errors import PolicyError
+from fastdou.kernels import play as P
+from fastdou.kernels import state as S
+from fastdou.kernels.policies import GREEDY, RANDOM, USER
+
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+
+
+def njit_policy(fn):
+    """``fn`` if it is an ``@njit`` function, else a PolicyError."""
+    if not isinstance(fn, numba.core.registry.CPUDispatcher):
+        raise PolicyError(f"a policy function must be compiled with @numba.njit, not "
+                          f"{short(fn)}")
+    return fn
+
+
+def _first_line(e):
+    return short((str(e).splitlines() or [type(e).__name__])[0])
+
+
+def _check_user_policy(fn, rules):
+    """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
+    njit_policy(fn)
+    state = np.zeros(S.STATE_SIZE, np.int64)
+    actions = np.zeros((2, 2), np.uint64)
+    try:
+        out = fn(state, actions, 2, np.uint64(1))
+    except (numba.core.errors.NumbaError, TypeError) as e:     # typing, or arity
+        raise PolicyError(f"policy {fn.__name__} does not take (state, actions, n, rng): "
+                          f"{_first_line(e)}") from None
+    except Exception as e:   # the policy's own error, on a plain input
+        raise PolicyError(f"policy {fn.__name__} raised {type(e).__name__} on a trial call "
+                          f"(a zero state, two actions): {_first_line(e)}") from None
+    if not (isinstance(out, tuple) and len(out) == 2
+            and all(isinstance(v, (int, np.integer)) for v in out)):
+        raise PolicyError(f"policy {fn.__name__} must return (index, rng), not {short(out)}")
+    try:                          # the one signature the compiled loops call it with
+        fn.compile(P.POLICY_SIGNATURE)
+    except Exception as e:
+        raise PolicyError(f"policy {fn.__name__} does not compile as (int64[:] state, "
+                          f"uint64[:, :] actions, int64 n, uint64 rng) -> (int64, uint64): "
+                          f"{_first_line(e)}") from None
+
+
+def import_policy(path: str):
+    """The ``@njit`` policy function at an import path ``package.module:function`` (how the
+    command line and Dask workers name a user policy); modules are looked for on
+    ``sys.path`` and in the current folder."""
+    import importlib
+    import os
+    import sys
+    module, _, name = path.partition(":")
+    if os.getcwd() not in sys.path:           # as `python -m` does: the current folder
+        sys.path.append(os.getcwd())
+    try:
+        fn = importlib.import_module(module.strip())
+        for part in name.strip().split("."):
+            fn = getattr(fn, part)
+    except (Exception, SystemExit) as e:    # ImportError, AttributeError, the module's own
+        raise PolicyError(f"cannot import policy {short(path)}: {type(e).__name__}: "
+                          f"{short(str(e))}") from None
+    if not callable(fn):
+        raise PolicyError(f"policy {short(path)} is not a function")
+    return fn
+
+
+def _policy_codes(policies, rules):
+    """Per-seat policy codes and the user function (or None)."""
+    if isinstance(policies, str) or callable(policies):
+        seats = [policies] * rules.players
+    elif isinstance(policies, (list, tuple)):
+        seats = list(policies)
+    else:
+        raise PolicyError(f"policies are a name, an @njit function or one per seat, not "
+                          f"{short(policies)}")
+    if len(seats) != rules.players:
+        raise PolicyError(f"{len(seats)} policies for {rules.players} seats")
+    user = None
+    codes = np.empty(rules.players, np.int64)
+    for s, p in enumerate(seats):
+        if isinstance(p, str) and ":" in p:
+            p = import_policy(p)
+        if isinstance(p, str):
+            if p not in POLICIES:
+                raise PolicyError(f"unknown policy {short(p)}; policies: "
+                                  f"{', '.join(POLICIES)} or an @njit function")
+            codes[s] = POLICIES[p]
+        elif callable(p):
+            if user is not None and p is not user:
+                raise PolicyError("one user policy function at most (it may look at the "
+                                  "seat to act and behave differently per seat)")
+            _check_user_policy(p, rules)
+            user = p
+            codes[s] = USER
+        else:
+            raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
+    return codes, user
+
+
+def policy_names(policies, players: int) -> tuple:
+    """Each seat's policy as text, for metadata: a name, or a function's import path."""
+    seats = [policies] * players if isinstance(policies, str) or callable(policies) \
+        else list(policies)
+    out = []
+    for p in seats:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            fn = getattr(p, "py_func", p)
+            out.append(f"{getattr(fn, '__module__', '?')}:{getattr(fn, '__qualname__', '?')}")
+    return tuple(out)
