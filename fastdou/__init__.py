@@ -25,6 +25,8 @@ _EXPORTS = {
     "fastdou.observation": ("Observation",),
     "fastdou.rules": ("PRESETS", "PROFILES", "Rules", "rules"),
     "fastdou.compare": ("Comparison", "compare"),
+    "fastdou.evaluation": ("Evaluation", "evaluate"),
+    "fastdou.players": ("Policy", "policy"),
     "fastdou.position": ("Position",),
     "fastdou.simulation": ("simulate",),
     "fastdou.simulation_result": ("SimulationResult", "load_results"),
@@ -49,6 +51,8 @@ if TYPE_CHECKING:                   # the same names, for type checkers
     from fastdou.observation import Observation
     from fastdou.rules import PRESETS, PROFILES, Rules, rules
     from fastdou.compare import Comparison, compare
+    from fastdou.evaluation import Evaluation, evaluate
+    from fastdou.players import Policy, policy
     from fastdou.position import Position
     from fastdou.simulation import simulate
     from fastdou.simulation_result import SimulationResult, load_results
@@ -94,11 +98,13 @@ sys.modules[__name__].__class__ = _Package
 __version__ = "0.1.0"
 __all__ = [
     "action_table", "ActionTable", "AmbiguousMoveError", "ArgumentError", "beats", "cards",
-    "classify", "compare", "Comparison", "ConcurrentUseError", "FastdouError", "Game", "GameResult",
+    "classify", "compare", "Comparison", "ConcurrentUseError", "evaluate", "Evaluation",
+    "FastdouError", "Game", "GameResult",
     "GameStateError", "generate_batch", "IllegalMoveError", "InvalidCardsError", "Kind",
     "legal_moves", "LimitError", "load_results", "min_plays", "MissingExtraError", "Move",
     "MoveList", "OutOfMemoryError",
-    "Observation", "perft", "perft_divide", "PolicyError", "Position", "PositionError",
+    "Observation", "perft", "perft_divide", "Policy", "policy", "PolicyError", "Position",
+    "PositionError",
     "PRESETS", "PROFILES", "RecordError", "Rules", "rules", "RulesError", "simulate",
     "SimulationResult", "Solution", "solve", "Summary", "VectorEnv",
 ]

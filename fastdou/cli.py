@@ -1,5 +1,5 @@
-"""The ``fastdou`` command: ``simulate``, ``compare``, ``plot``, ``moves``, ``rules``,
-``warmup``, ``solve`` and ``perft``.
+"""The ``fastdou`` command: ``simulate``, ``compare``, ``evaluate``, ``plot``, ``moves``,
+``rules``, ``warmup``, ``solve`` and ``perft``.
 
 Bad arguments print one line, ``fastdou: error: ...``, and exit with status 2; a bare
 ``fastdou`` prints the help on stderr and exits with status 2. Every option's help shows
@@ -267,6 +267,19 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+def _cmd_evaluate(args) -> int:
+    from fastdou.evaluation import evaluate
+    bar = _bar(args.deals)
+    try:
+        result = evaluate(args.a, args.b, args.deals, _rules(args), seed=args.seed,
+                          bidding=args.bidding, threads=args.threads, out=args.out,
+                          progress=lambda done: bar.update(done - bar.n))
+    finally:
+        bar.close()
+    print(json.dumps(result.as_dict()) if args.json else result.text())
+    return 0
+
+
 def _cmd_plot(args) -> int:
     from fastdou.plots import plot_files
     plot_files(args.files, args.output, labels=args.labels)
@@ -466,6 +479,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--threads", type=int, default=None, metavar="N", help=_THREADS_HELP)
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(run=_cmd_compare)
+    e = _add_command(sub, "evaluate", "policy A against policy B, DouZero's way: WP and ADP")
+    e.add_argument("a", metavar="A", help="random, greedy or module:function")
+    e.add_argument("b", metavar="B", help="the opponent: random, greedy or module:function")
+    e.add_argument("--deals", type=_count, default=10_000, help="deals: 5000, 200k, 1M")
+    _add_rules_options(e)
+    e.add_argument("--seed", type=int, default=0, metavar="N", help="the run's seed")
+    e.add_argument("--bidding", action="store_true",
+                   help="whole games with bidding, A in each seat in turn (default: "
+                        "DouZero's protocol, landlord fixed, each deal with A as landlord, "
+                        "then as farmers)")
+    e.add_argument("--threads", type=int, default=None, metavar="N", help=_THREADS_HELP)
+    e.add_argument("--json", action="store_true", help="print JSON")
+    e.add_argument("--out", default=None, metavar="FILE.json",
+                   help="also write the JSON to this file (default: none)")
+    e.set_defaults(run=_cmd_evaluate)
     pl = _add_command(sub, "plot", "a report figure of one or more results files")
     pl.add_argument("files", nargs="+", help="results files (.parquet, .csv, .jsonl, .npz) "
                                             "or dataset folders")

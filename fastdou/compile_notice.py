@@ -43,6 +43,7 @@ MODULES = {
     "fastdou.adapters.rlcard": "the RLCard adapter",
     "fastdou.adapters.pettingzoo": "the PettingZoo adapter",
     "fastdou.adapters.openspiel": "the OpenSpiel adapter",
+    "fastdou.players": "the policies", "fastdou.evaluation": "the evaluation",
 }
 METHODS = {("fastdou.game", "encode"): "the observation encoder",
            ("fastdou.game", "observation"): "the observation encoder"}
@@ -53,12 +54,14 @@ KERNELS = {
     "action_ids": "the game engine", "records_out": "the simulation",
     "play": "the simulation", "generate": "move generation", "moves": "move generation",
     "counting": "move generation", "packing": "move generation", "bits": "move generation",
+    "answer_counts": "move generation", "chain_counts": "move generation",
+    "bomb_counts": "move generation", "count_intrinsics": "move generation",
     "batch": "move generation", "search": "the solver", "solver": "the solver",
     "solver_table": "the solver", "solver_buffers": "the solver", "solver_order": "the solver",
     "solver_control": "the solver", "fewest_plays": "the solver", "perft_count": "the solver",
     "vector": "the vectorized env", "encoding": "the observation encoder",
     "douzero_encoding": "the observation encoder",
-    "rlcard_encoding": "the observation encoder",
+    "rlcard_encoding": "the observation encoder", "evaluation": "the evaluation",
 }
 
 _silenced = 0

@@ -9,9 +9,11 @@ import numpy as np
 
 from fastdou.actions import action_table
 from fastdou.cold_start import generator_from_helper
+from fastdou.evaluation import evaluate
 from fastdou.game import Game
 from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
+from fastdou.players import policy
 from fastdou.position import Position
 from fastdou.simulation import simulate
 from fastdou.solver import min_plays, perft, perft_divide, solve
@@ -22,6 +24,10 @@ MOST_STEPS = 1000            # an episode longer than this is not played on (non
 def _simulation() -> None:
     with generator_from_helper():
         simulate(10)
+
+
+def _evaluation() -> None:
+    evaluate("random", "random", 10)
 
 
 def _move_generation() -> None:
@@ -44,7 +50,9 @@ def _game_engine() -> None:
     game.action_mask()
     table = action_table("classic")
     table.records(table.ids(table.records(np.array([0, table.pass_id]))))
-    Game.new(start="play")
+    game = Game.new(start="play")
+    for name in ("random", "greedy"):                  # the per-decision policies
+        policy(name).choose_id(game)
 
 
 def _encoders() -> None:
@@ -123,7 +131,8 @@ def _openspiel_episode() -> None:
     state.returns()
 
 
-GROUPS = [("simulation", _simulation), ("move generation", _move_generation),
+GROUPS = [("simulation", _simulation), ("evaluation", _evaluation),
+          ("move generation", _move_generation),
           ("game engine", _game_engine), ("observation encoders", _encoders),
           ("solver", _solver), ("vector env", _vector_env), ("adapters", _adapters)]
 

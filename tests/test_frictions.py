@@ -15,7 +15,8 @@ import fastdou
 from fastdou.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ("simulate", "compare", "plot", "moves", "rules", "warmup", "solve", "perft")
+COMMANDS = ("simulate", "evaluate", "compare", "plot", "moves", "rules", "warmup", "solve",
+            "perft")
 
 
 def run(capsys, *argv):

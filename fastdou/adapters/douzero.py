@@ -29,6 +29,8 @@ landlord=0)``: the landlord holds the kitty and leads, as in DouZero.
   (:mod:`fastdou.kernels.douzero_encoding`, whose kernels a user's ``@njit`` code can call).
 * :class:`GameEnv` and :func:`evaluate`: DouZero's evaluation (its agents: ``"random"``,
   ``"rlcard"``, or a model path when torch is installed) run on fastdou.
+* :class:`Agent` ``(policy)``: a fastdou policy (:func:`fastdou.policy`) as a DouZero agent
+  (``act(infoset)``), in these envs and in DouZero's own ``GameEnv``.
 
 Actions. DouZero's actions are card multisets, fastdou's moves are (cards, reading): the
 adapter lists each multiset once, and plays the reading that is legal, preferring the longer
@@ -68,6 +70,8 @@ import pickle
 import numpy as np
 
 from fastdou import cards as _cards
+from fastdou.adapters.douzero_infoset import (  # noqa: F401  (re-exported)
+    _BUILD, _LIST_OF, _LISTS, FIELDS, POSITIONS, SEATS, InfoSet, _History, card_list)
 from fastdou._entry import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
@@ -78,9 +82,6 @@ from fastdou.kernels import state as S
 from fastdou.kernels.packing import contains
 from fastdou.rules import rules as _make_rules
 
-POSITIONS = ("landlord", "landlord_down", "landlord_up")     # by seat
-SEATS = {p: s for s, p in enumerate(POSITIONS)}
-_DICT_ORDER = ("landlord", "landlord_up", "landlord_down")   # DouZero's dict order
 RULES = _make_rules("classic", profile="douzero")
 OBJECTIVES = ("wp", "adp", "logadp")
 DECK = [v for v in _cards.DOUZERO[:13] for _ in range(4)] + [20, 30]   # DouZero's deck list
@@ -90,23 +91,6 @@ DIFFERENCES = ("unread", "reread", "wing_trio")              # see the module do
 _SHIFT = {v: 1 << (4 * i) for i, v in enumerate(_cards.DOUZERO)}
 _BOMBS = frozenset([4 << (4 * r) for r in range(13)] + [_SHIFT[20] | _SHIFT[30]])
 _FULL_DECK = sum(_SHIFT[c] for c in DECK)
-
-
-class _Lists(dict):
-    """Packed cards -> DouZero's sorted tuple, filled as cards are met."""
-
-    def __missing__(self, packed):
-        t = self[packed] = tuple(_cards.to_douzero(_cards.unpack(packed)))
-        return t
-
-
-_LISTS = _Lists()
-_LIST_OF = _LISTS.__getitem__
-
-
-def card_list(packed: int) -> list:
-    """DouZero's sorted card list of packed cards (``[]`` for a pass)."""
-    return list(_LISTS[packed])
 
 
 def packed_cards(action) -> int:
@@ -158,124 +142,6 @@ def _check_deal(card_play_data) -> tuple:
     return (lord, down, up), kitty
 
 
-FIELDS = ("player_position", "player_hand_cards", "num_cards_left_dict",
-          "three_landlord_cards", "card_play_action_seq", "other_hand_cards", "legal_actions",
-          "last_move", "last_two_moves", "last_move_dict", "played_cards", "all_handcards",
-          "last_pid", "bomb_num")                     # DouZero's InfoSet attributes
-
-
-class _History:
-    """What one hand keeps as it goes (append only, so an infoset holds it and a length):
-    each action's cards, each seat's played cards in play order."""
-
-    __slots__ = ("acts", "played", "kitty", "sizes")
-
-    def __init__(self, kitty, sizes):
-        self.acts = []                   # each action's DouZero card tuple (sorted)
-        self.played = ([], [], [])       # by seat
-        self.kitty = kitty               # DouZero's three_landlord_cards as dealt
-        self.sizes = sizes               # each seat's number of cards as dealt
-
-
-class InfoSet:
-    """DouZero's ``InfoSet`` (the acting position's view, perfect information included):
-    the attributes DouZero's ``get_obs`` and agents read. Each is made when first read, from
-    what the hand kept up to this decision, as fresh lists (an agent may change them, as
-    it may change DouZero's deep-copied infoset)."""
-
-    __slots__ = FIELDS + ("_h", "_t", "_hands", "_legal")
-
-    def __getattr__(self, name):
-        build = _BUILD.get(name)
-        if build is None:
-            raise AttributeError(f"'InfoSet' object has no attribute {name!r}")
-        value = build(self)
-        object.__setattr__(self, name, value)
-        return value
-
-    def __repr__(self) -> str:
-        return f"<InfoSet {self.player_position}, {self._t} actions>"
-
-
-def _own(info) -> list:
-    return list(_LISTS[info._hands[info._t % 3]])
-
-
-def _left(info) -> dict:
-    h = info._hands
-    return {p: len(_LISTS[h[SEATS[p]]]) for p in _DICT_ORDER}
-
-
-def _three(info) -> list:
-    """DouZero's kitty less the cards the landlord has played, one for one."""
-    three = list(info._h.kitty)
-    for v in _played(info, 0):
-        if not three:
-            break
-        if v in three:
-            three.remove(v)
-    return three
-
-
-def _seq(info) -> list:
-    return list(map(list, info._h.acts[:info._t]))
-
-
-def _others(info) -> list:
-    seat, h = info._t % 3, info._hands
-    return [v for p in _DICT_ORDER if SEATS[p] != seat for v in _LISTS[h[SEATS[p]]]]
-
-
-def _legal(info) -> list:
-    return list(map(list, map(_LIST_OF, info._legal)))
-
-
-def _act(info, k: int) -> list:
-    """Action ``k`` from the last (1: the last) as a list; ``[]`` before the first."""
-    t = info._t
-    return list(info._h.acts[t - k]) if t >= k else []
-
-
-def _last_move(info) -> list:
-    acts, t = info._h.acts, info._t
-    if not t:
-        return []
-    return list(acts[t - 1] if acts[t - 1] or t < 2 else acts[t - 2])
-
-
-def _last_two(info) -> list:
-    return [_act(info, 1), _act(info, 2)]
-
-
-def _last_of(info, seat: int) -> list:
-    """``seat``'s last action (``[]`` before its first)."""
-    k = info._t - 1 - (info._t - 1 - seat) % 3
-    return list(info._h.acts[k]) if k >= 0 else []
-
-
-def _last_dict(info) -> dict:
-    return {p: _last_of(info, SEATS[p]) for p in _DICT_ORDER}
-
-
-def _played(info, seat: int) -> list:
-    h = info._h
-    return h.played[seat][:h.sizes[seat] - len(_LISTS[info._hands[seat]])]
-
-
-def _played_dict(info) -> dict:
-    return {p: _played(info, SEATS[p]) for p in _DICT_ORDER}
-
-
-def _all_hands(info) -> dict:
-    h = info._hands
-    return {p: list(_LISTS[h[SEATS[p]]]) for p in _DICT_ORDER}
-
-
-_BUILD = {"player_hand_cards": _own, "num_cards_left_dict": _left,
-          "three_landlord_cards": _three, "card_play_action_seq": _seq,
-          "other_hand_cards": _others, "legal_actions": _legal, "last_move": _last_move,
-          "last_two_moves": _last_two, "last_move_dict": _last_dict,
-          "played_cards": _played_dict, "all_handcards": _all_hands}
 
 
 def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
@@ -388,6 +254,7 @@ class _Hand:
         info.last_pid = self._last_pid
         info.bomb_num = self._bombs
         info._h, info._t, info._hands, info._legal = self._h, t, tuple(self._hands), legal
+        info._state = self._state
         if self._observe:
             width = _WIDTH[t % 3]
             x_batch = np.empty((m, width), np.float32)
@@ -599,6 +466,69 @@ class GameEnv:
 
     def reset(self) -> None:
         self._hand = _Hand(observe=False)
+
+
+class Agent:
+    """DouZero's agent protocol for a fastdou policy: ``act(infoset)`` returns the card list
+    that ``policy`` (a :class:`fastdou.Policy`, or what :func:`fastdou.policy` takes) picks,
+    for this module's :class:`Env` and :class:`GameEnv` and for DouZero's own ``GameEnv``.
+
+    On this module's infosets the policy runs on the hand's engine state. A DouZero infoset
+    is replayed into one (the hands as dealt are each hand plus its played cards): exact,
+    but for the kitty once the landlord has played cards of its ranks (DouZero keeps only
+    what is left of it; a kitty consistent with that is used: only a user policy reading
+    ``G_KITTY`` could tell), and a hand where DouZero's game departs from the rules
+    (:data:`DIFFERENCES`) raises IllegalMoveError. A move is handed over as its cards, which
+    the game reads as it reads any card list (module docstring, Actions)."""
+
+    def __init__(self, policy):
+        from fastdou.players import bind
+        self.policy = bind(policy, RULES)
+
+    def act(self, infoset) -> list:
+        state = _state_of(infoset)
+        records, i = self.policy.pick_state(state, RULES.array)
+        return card_list(int(records[i, 0]))
+
+
+def _state_of(infoset) -> np.ndarray:
+    """The engine state of the decision ``infoset`` shows (see :class:`Agent`)."""
+    if isinstance(infoset, InfoSet):
+        if len(infoset._h.acts) == infoset._t:
+            return infoset._state
+        kitty = list(infoset._h.kitty)
+    else:
+        kitty = _kitty(infoset.three_landlord_cards, infoset.played_cards["landlord"])
+    hands, played = infoset.all_handcards, infoset.played_cards
+    deal = {p: sorted(list(hands[p]) + list(played[p])) for p in POSITIONS}
+    deal["three_landlord_cards"] = kitty
+    hand = _Hand(observe=False)
+    hand.start(deal)
+    for k, action in enumerate(infoset.card_play_action_seq):
+        try:
+            hand.apply(list(action))
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"action {k} of the infoset, {short(action)}, is not legal "
+                                   f"in fastdou's game (DouZero's rules differ here): {e}"
+                                   ) from None
+    if POSITIONS[hand.seat] != infoset.player_position:
+        raise ArgumentError(f"the infoset's actions leave {POSITIONS[hand.seat]} to act, "
+                            f"not {infoset.player_position}")
+    return hand._state
+
+
+def _kitty(left, lord_played) -> list:
+    """A kitty as dealt given what DouZero keeps of it: ``left``, after the landlord's cards
+    ``lord_played`` took, one for one, the first of each value they matched. A value still
+    left was taken as often as the landlord played it; the rest is filled from values the
+    landlord played, lowest first."""
+    kitty = list(left) + [v for v in lord_played if v in left]
+    for v in sorted(lord_played):
+        if len(kitty) >= 3:
+            break
+        if v not in left:
+            kitty.append(v)
+    return sorted(kitty)
 
 
 def _agents(paths: dict) -> dict:

@@ -77,7 +77,7 @@ from fastdou.actions import action_table
 from fastdou.adapters.openspiel_plan import (  # noqa: F401  (re-exported: tests, docs)
     NODE_OUTCOMES, OUTCOME_CACHE, DealPlan, compositions, deal_actions, deal_plan,
     max_game_length, max_multiplier, max_stake)
-from fastdou.errors import GameStateError, IllegalMoveError
+from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError
 from fastdou.game import Game
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
@@ -562,6 +562,40 @@ class FastdouObserver:
 
     def string_from(self, state, player):
         return _observation_string(state, player)
+
+
+# --------------------------------------------------------------------- bots
+class Bot(pyspiel.Bot):
+    """A fastdou policy (a :class:`fastdou.Policy`, or what :func:`fastdou.policy` takes)
+    as a ``pyspiel.Bot`` for seat ``player`` of a fastdou game: ``step(state)`` is the id
+    the policy picks on the state's Game (:meth:`fastdou.Policy.choose_id`), which holds
+    the whole history, so ``restart_at`` and ``inform_action`` have nothing to do. A Policy
+    made for another profile of the game's preset is rebound to the game's rules (a name or
+    function plays any preset)."""
+
+    def __init__(self, policy, player: int):
+        pyspiel.Bot.__init__(self)
+        from fastdou.players import Policy, policy as make_policy
+        self._named = not isinstance(policy, Policy)   # a name or function: any preset
+        self.policy = make_policy(policy) if self._named else policy
+        self.player = int(player)
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def step(self, state):
+        game = state.fastdou_game if isinstance(state, FastdouState) else None
+        if game is None or state.current_player() != self.player:
+            raise ArgumentError(f"seat {self.player}'s bot steps a fastdou OpenSpiel state "
+                                f"where seat {self.player} is to act")
+        if self.policy.rules != game.rules:
+            from fastdou.players import bind
+            self.policy = self.policy.with_rules(game.rules) if self._named else \
+                bind(self.policy, game.rules)
+        return self.policy.choose_id(game)
 
 
 # A class, not a closure, per name: pyspiel keeps its factories until the interpreter has

@@ -44,6 +44,8 @@ ones marked *fix*):
    (``UnboundLocalError``: after ``step_back`` to the start, or ``get_state(1)`` right after
    ``reset``); here the landlord-action block is zeros.
 
+``Agent(policy)``: a fastdou policy (:func:`fastdou.policy`) as an RLCard agent of this env.
+
 Other readings that are RLCard's and not quirks: "last action" is the last action unless it
 is a pass, then the one before (two passes: zeros); ``others_hand`` is the other two hands
 together; ``num_cards_left`` counts every seat.
@@ -66,13 +68,13 @@ from fastdou import kernels as K
 from fastdou._entry import entry_point
 from fastdou.actions import action_table
 from fastdou.cards import TOKENS
-from fastdou.errors import GameStateError, IllegalMoveError
+from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError
 from fastdou.kernels import layout as L
 from fastdou.kernels import rlcard_encoding as KR
 from fastdou.kernels import state as S
 from fastdou.rules import rules as _rules
 
-__all__ = ["DoudizhuEnv", "ENV_ID", "rlcard_deal"]
+__all__ = ["Agent", "DoudizhuEnv", "ENV_ID", "rlcard_deal"]
 
 ENV_ID = "fastdou-doudizhu"
 N_SEATS = 3
@@ -267,12 +269,13 @@ class _RawObs(_LazyDict):
     """RLCard's ``raw_obs`` of one seat at one moment, built when first read (its keys are
     stored at once, so json and C code see every key)."""
 
-    __slots__ = ()
+    __slots__ = ("fastdou_state",)
 
     def __init__(self, *snapshot):
         dict.update(self, _RAW_KEYS)
         self._args = snapshot
         self._keyed = True
+        self.fastdou_state = snapshot[1]     # the engine state, for Agent (not a dict item)
 
     @staticmethod
     def _make(seat, st, trace, n_trace, seen_gone, fix, actions):
@@ -618,3 +621,29 @@ class DoudizhuEnv(Env):
 
 if ENV_ID not in registry.env_specs:
     register(env_id=ENV_ID, entry_point="fastdou.adapters.rlcard:DoudizhuEnv")
+
+
+# ----------------------------------------------------------------------- agents
+class Agent:
+    """RLCard's agent protocol for a fastdou policy (a :class:`fastdou.Policy`, or what
+    :func:`fastdou.policy` takes) in this module's env: ``use_raw`` False; ``step(state)``
+    and ``eval_step(state) -> (id, {})`` give the id of the action the policy picks on the
+    engine state behind ``state`` (``state["raw_obs"].fastdou_state``)."""
+
+    use_raw = False
+
+    def __init__(self, policy):
+        from fastdou.players import bind
+        self.policy = bind(policy, _RULES)
+
+    def step(self, state):
+        return self.eval_step(state)[0]
+
+    def eval_step(self, state):
+        raw = state.get("raw_obs") if isinstance(state, dict) else None
+        st = getattr(raw, "fastdou_state", None)
+        if st is None:
+            raise ArgumentError("an Agent plays the states of fastdou's RLCard env "
+                                "(fastdou.adapters.rlcard.DoudizhuEnv)")
+        records, i = self.policy.pick_state(st, _RULES_ARRAY)
+        return int(tables().table.ids(records[i:i + 1])[0]), {}
