@@ -18,7 +18,7 @@ import numpy as np
 from fastdou.checks import is_whole, short
 from fastdou.errors import RulesError
 from fastdou.kernels import layout as L
-from fastdou.kernels.counting import answer_fields
+from fastdou.kernels.answer_counts import answer_fields
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kernels.state import SCORE_UNIT
 from fastdou.kinds import Kind

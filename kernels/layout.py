@@ -102,7 +102,7 @@ R_KITTY_TRUMP = 41     # the first non-joker kitty card names a trump suit (jinl
 R_CARD_POINTS = 42     # R_CARD_POINTS + r: points of a card of rank r (points scoring)
 R_KITTY_SHOWN = R_CARD_POINTS + N_RANKS  # every seat sees the kitty the landlord takes
 R_ANTI_SPRING_PLAYS = R_KITTY_SHOWN + 1  # the landlord side's plays in a farmers' anti-spring
-# Entries derived from those above (``counting.answer_fields``, which ``Rules.array`` calls):
+# Entries derived from those above (``answer_counts.answer_fields``, which ``Rules.array`` calls):
 # what counting a response would otherwise work out again for every position.
 R_BOMBS_CLOSED = R_ANTI_SPRING_PLAYS + 1  # 1: every bomb of a hand has a closed form
 R_PAIR_TOPS = R_BOMBS_CLOSED + 1   # the ranks that pair, as nibble top bits (bit 4r + 3)

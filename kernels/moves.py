@@ -7,7 +7,7 @@ Every function is ``@njit`` and callable from a user's own ``@njit`` code.
 
 import numpy as np
 
-from fastdou.kernels.counting import count_answers
+from fastdou.kernels.answer_counts import count_answers
 from fastdou.kernels.generate import (
     ANY, FOURS_KINDS, NO_KIND, _bombs, _fours, _same_rank, bomb_power, bomb_query,
     chains_of, emit, is_bomb_kind, lead_query, query, scan, trio_top, wanted,
@@ -133,7 +133,7 @@ def response_query(last, rules):
 @inline_leaf
 def count_responses(hand, last, rules):
     """Number of moves of ``hand`` that beat ``last``, without building them: the one kind
-    to count, in closed form (``counting.count_answers``)."""
+    to count, in closed form (``answer_counts.count_answers``)."""
     return count_answers(np.uint64(hand), rules, last[REC_CARDS], last[REC_INFO])
 
 

@@ -1,9 +1,10 @@
-"""Counting without building (kernels/counting.py) against generation: the closed forms
-equal ``len`` of the generated moves for every preset, kicker profile and some house rules,
-on random, concentrated and crafted hands, for leads, responses to a move of every kind the
-generator can produce (thousands of random positions, bombs included), records it never
-makes (any kind id, rank, chain length), and random ``emit`` filters (kind, length, size,
-rank, bomb power). The generator (``responses``, ``emit``) is the reference."""
+"""Counting without building (kernels/counting.py, answer_counts.py, and the chain_counts.py
+and bomb_counts.py they share) against generation: the closed forms equal ``len`` of the
+generated moves for every preset, kicker profile and some house rules, on random,
+concentrated and crafted hands, for leads, responses to a move of every kind the generator
+can produce (thousands of random positions, bombs included), records it never makes (any
+kind id, rank, chain length), and random ``emit`` filters (kind, length, size, rank, bomb
+power). The generator (``responses``, ``emit``) is the reference."""
 
 import os
 import sys
@@ -15,7 +16,8 @@ from numba import njit
 import fastdou
 from conftest import every_rules, random_hand, rules_id
 from fastdou import kernels as K
-from fastdou.kernels.counting import binomial, count_moves
+from fastdou.kernels.chain_counts import binomial
+from fastdou.kernels.counting import count_moves
 from fastdou.kernels.generate import emit, query
 from fastdou.kernels.layout import (
     BOMB, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, N_KINDS, R_BOMB_MIN, R_JOKER_BOMBS, R_KINDS, ROCKET,
