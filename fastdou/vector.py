@@ -393,12 +393,13 @@ class VectorEnv:
         """Deal every slot's game ``self._games[i]`` (``fresh``) or apply ``self._actions``,
         then play on to the caller's turns (inside ``_threads``)."""
         t = self.table
-        self._run(KV.compiled("advance_batch"), self._states, self.rules.array, t.keys,
-                  t.key_ids, t.id_records, t.selection, self.seed, int(self.start == "play"),
-                  self._codes, self._actions, fresh, self._games, self._rngs, self._seats,
-                  self._obs, self._final_obs, self._rewards, self._terminated,
-                  self._final_scores, self._final_deals, self._pool, self._counts,
-                  self._errors, *self._functions, self._encode is KE.encode)
+        self._run(KV.compiled("advance_batch"), self._states, self.rules.array,
+                  (t.keys, t.key_ids, t.id_records, t.selection),
+                  (self.seed, int(self.start == "play")), self._codes, self._actions, fresh,
+                  (self._games, self._rngs, self._seats),
+                  (self._obs, self._final_obs, self._rewards, self._terminated,
+                   self._final_scores, self._final_deals, self._pool, self._counts,
+                   self._errors), *self._functions, self._encode is KE.encode)
 
     @contextlib.contextmanager
     def _threads(self):

@@ -10,12 +10,28 @@ from fastdou.kernels.moves import leading_moves, readings
 from fastdou.kernels.packing import count
 from fastdou.kernels.solver_buffers import _grow, new_buffer
 
+# the memo's parts (:func:`new_memo`)
+M_KEYS = 0          # the hands memoized (a slot per hand, :func:`_memo_slot`)
+M_VALS = 1          # min_plays of each slot's hand
+M_BUF = 2           # the move buffer (grows)
+M_FRAMES = 3        # the explicit stack, a row per ply (``MF_*`` columns)
+
+# columns of a min_plays frame
+MF_HAND = 0         # the hand left to split (packed, as int64)
+MF_BASE = 1         # first row of its moves in the move buffer
+MF_COUNT = 2        # how many moves it has
+MF_NEXT = 3         # index of the move being tried
+MF_BEST = 4         # fewest plays found so far
+MF_LOW = 5          # its lowest rank present (every move tried holds it)
+MF_WIDTH = 6
+
 
 @nrt_kernel
 def new_memo():
-    """A min_plays workspace: (keys, values, move buffer, frames); see :func:`min_plays`."""
+    """A min_plays workspace: (keys, values, move buffer, frames) (``M_*``); see
+    :func:`min_plays`."""
     return (np.zeros(1 << 18, np.uint64), np.zeros(1 << 18, np.int64), new_buffer(1 << 12),
-            np.zeros((64, 6), np.int64))
+            np.zeros((64, MF_WIDTH), np.int64))
 
 
 @leaf
@@ -28,15 +44,14 @@ def _min_plays(hand, rules, memo):
     """min_plays with an explicit stack: some move holds the lowest rank present, so try
     only those. Returns (plays, the workspace's move buffer, possibly grown)."""
     keys, vals, buf, frames = memo
-    # frame columns: hand, base, n, next index, best, lowest rank
     ply = 0
-    frames[0, 0] = np.int64(hand)
-    frames[0, 1] = 0
+    frames[0, MF_HAND] = np.int64(hand)
+    frames[0, MF_BASE] = 0
     entering = True
     result = 0
     while True:
         if entering:
-            h = np.uint64(frames[ply, 0])
+            h = np.uint64(frames[ply, MF_HAND])
             slot = _memo_slot(keys, h)
             if h == 0:
                 result = 0
@@ -48,7 +63,7 @@ def _min_plays(hand, rules, memo):
                 result = 1
                 entering = False
             else:
-                base = frames[ply, 1]
+                base = frames[ply, MF_BASE]
                 n = leading_moves(h, rules, buf[base:])
                 if base + n > buf.shape[0]:
                     buf = _grow(buf, base, n)
@@ -56,38 +71,39 @@ def _min_plays(hand, rules, memo):
                 low = 0
                 while count(h, low) == 0:
                     low += 1
-                frames[ply, 2] = n
-                frames[ply, 3] = 0
-                frames[ply, 4] = 1 << 30
-                frames[ply, 5] = low
+                frames[ply, MF_COUNT] = n
+                frames[ply, MF_NEXT] = 0
+                frames[ply, MF_BEST] = 1 << 30
+                frames[ply, MF_LOW] = low
         if not entering:
             if ply == 0:
                 return result, buf
             ply -= 1
             v = 1 + result
-            if v < frames[ply, 4]:
-                frames[ply, 4] = v
-            frames[ply, 3] += 1
-            if frames[ply, 4] == 2:              # 1 was ruled out on entering
-                frames[ply, 3] = frames[ply, 2]
+            if v < frames[ply, MF_BEST]:
+                frames[ply, MF_BEST] = v
+            frames[ply, MF_NEXT] += 1
+            if frames[ply, MF_BEST] == 2:        # 1 was ruled out on entering
+                frames[ply, MF_NEXT] = frames[ply, MF_COUNT]
         # advance the frame at ply to its next move holding the lowest rank
-        base = frames[ply, 1]
-        n = frames[ply, 2]
-        i = frames[ply, 3]
-        low = frames[ply, 5]
+        base = frames[ply, MF_BASE]
+        n = frames[ply, MF_COUNT]
+        i = frames[ply, MF_NEXT]
+        low = frames[ply, MF_LOW]
         while i < n and count(buf[base + i, 0], low) == 0:
             i += 1
-        frames[ply, 3] = i
+        frames[ply, MF_NEXT] = i
         if i == n:
-            h = np.uint64(frames[ply, 0])
-            result = frames[ply, 4]
+            h = np.uint64(frames[ply, MF_HAND])
+            result = frames[ply, MF_BEST]
             slot = _memo_slot(keys, h)
             keys[slot] = h
             vals[slot] = result
             entering = False
             continue
-        frames[ply + 1, 0] = np.int64(np.uint64(frames[ply, 0]) - buf[base + i, 0])
-        frames[ply + 1, 1] = base + n
+        rest = np.uint64(frames[ply, MF_HAND]) - buf[base + i, 0]
+        frames[ply + 1, MF_HAND] = np.int64(rest)
+        frames[ply + 1, MF_BASE] = base + n
         ply += 1
         entering = True
 

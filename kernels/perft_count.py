@@ -10,54 +10,60 @@ from fastdou.kernels.search import UNDO_SIZE, count_actions, is_terminal, make, 
 from fastdou.kernels.solver import _POLL
 from fastdou.kernels.solver_buffers import _fill, new_buffer
 
+# columns of a perft frame
+PF_BASE = 0         # first row of the ply's actions in the move buffer
+PF_COUNT = 1        # how many actions it has
+PF_NEXT = 2         # index of the action being counted
+PF_WIDTH = 3
+
 
 @nrt_kernel
 def _perft(pos, rules, depth, buf, stop):
     """perft with an explicit stack; returns (count, buffer), the count -1 once
     ``stop[0]`` is non-zero (read every 1024 steps)."""
     undo = np.zeros((depth + 1, UNDO_SIZE), np.int64)
-    frames = np.zeros((depth + 1, 3), np.int64)     # base, n, next index
+    frames = np.zeros((depth + 1, PF_WIDTH), np.int64)
     total = 0
     if depth == 1:
         return count_actions(pos, rules), buf
     ply = 0
     steps = 0
     buf, n = _fill(pos, rules, buf, 0)
-    frames[0, 0] = 0
-    frames[0, 1] = n
-    frames[0, 2] = 0
+    frames[0, PF_BASE] = 0
+    frames[0, PF_COUNT] = n
+    frames[0, PF_NEXT] = 0
     while True:
         steps += 1
         if (steps & _POLL) == 0 and stop[0] != 0:
             while ply > 0:                          # leave ``pos`` as it was given
                 ply -= 1
-                unmake(pos, buf[frames[ply, 0] + frames[ply, 2]], undo[ply])
+                unmake(pos, buf[frames[ply, PF_BASE] + frames[ply, PF_NEXT]], undo[ply])
             return -1, buf
-        i = frames[ply, 2]
-        if i == frames[ply, 1]:
+        i = frames[ply, PF_NEXT]
+        if i == frames[ply, PF_COUNT]:
             if ply == 0:
                 return total, buf
             ply -= 1
-            unmake(pos, buf[frames[ply, 0] + frames[ply, 2]], undo[ply])
-            frames[ply, 2] += 1
+            unmake(pos, buf[frames[ply, PF_BASE] + frames[ply, PF_NEXT]], undo[ply])
+            frames[ply, PF_NEXT] += 1
             continue
-        mv = buf[frames[ply, 0] + i]
+        mv = buf[frames[ply, PF_BASE] + i]
         make(pos, mv, undo[ply])
         left = depth - ply - 1                      # plies still to count below this move
         if is_terminal(pos):
             unmake(pos, mv, undo[ply])
-            frames[ply, 2] += 1
+            frames[ply, PF_NEXT] += 1
         elif left == 1:
             total += count_actions(pos, rules)
             unmake(pos, mv, undo[ply])
-            frames[ply, 2] += 1
+            frames[ply, PF_NEXT] += 1
         else:
-            base = frames[ply, 0] + frames[ply, 1]
+            base = frames[ply, PF_BASE] + frames[ply, PF_COUNT]
             buf, n = _fill(pos, rules, buf, base)
             ply += 1
-            frames[ply, 0] = base
-            frames[ply, 1] = n
-            frames[ply, 2] = 0
+            frames[ply, PF_BASE] = base
+            frames[ply, PF_COUNT] = n
+            frames[ply, PF_NEXT] = 0
 
 
 @nogil_kernel

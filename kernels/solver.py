@@ -23,7 +23,7 @@ also cannot overflow.
 import numpy as np
 from numba import prange
 
-from fastdou.kernels.fewest_plays import new_memo
+from fastdou.kernels.fewest_plays import M_KEYS, M_VALS, new_memo
 from fastdou.kernels.jit import kernel, leaf, nogil_kernel, nrt_kernel, parallel_nogil_kernel
 from fastdou.kernels.moves import actions_of_play
 from fastdou.kernels.packing import size
@@ -32,7 +32,7 @@ from fastdou.kernels.search import (
     is_terminal, key_width, make, put_key, side_of, unmake,
 )
 from fastdou.kernels.solver_buffers import _MIN_ROOM, _fill, _grow, new_buffer
-from fastdou.kernels.solver_control import _control, _drop_lost, new_control
+from fastdou.kernels.solver_control import CW_SCRATCH, _control, _drop_lost, new_control
 from fastdou.kernels.solver_order import _fill_left, _lookup_left, _order, _sort
 from fastdou.kernels.solver_table import _probe, _store
 
@@ -43,6 +43,22 @@ C_ABORTED = 3
 C_STORES = 4
 C_HITS = 5
 CTL_SIZE = 8
+
+# the parts of the search workspace (:func:`new_work`)
+W_BUF = 0           # the move buffer (grows)
+W_UNDO = 1          # the undo stack, a row per ply
+W_FRAMES = 2        # the explicit stack, a row per ply (``F_*`` columns)
+W_KEY = 3           # scratch for a position's full key
+W_MEMO = 4          # the min_plays memo (:func:`.fewest_plays.new_memo`)
+W_CONTROL = 5       # the control check's workspace (:func:`.solver_control.new_control`)
+
+# columns of a search frame (a node on the explicit stack)
+F_BASE = 0          # first row of its actions in the move buffer
+F_COUNT = 1         # how many actions it has (after the lost ones are dropped)
+F_NEXT = 2          # index of the action being tried
+F_SIDE = 3          # the side to act there
+F_NODES = 4         # ctl[C_NODES] as its actions start (the nodes since weigh its result)
+FRAME_WIDTH = 5
 
 _POLL = 1023        # the stop flag is read every 1024 nodes
 
@@ -82,19 +98,22 @@ _DONE, _GROW_GEN, _GROW_CONTROL, _MISSES = 7, 8, 9, 10
 
 
 @leaf
-def _run(pos, rules, keys, vals, buf, undo, frames, key, mkeys, mvals, control, ctl, width,
-         step, ply, result, n, hand):
-    """The search loop of :func:`search` from ``step`` at ``ply``. It never allocates (so it
-    runs without reference counting): when it needs a larger buffer or a min_plays the memo
-    lacks, it returns a request (``_GROW_GEN``, ``_GROW_CONTROL``, ``_MISSES``) with its
-    state, and :func:`search` serves it and resumes. Returns (step, ply, result, n, rows
-    needed, hand); ``_DONE`` with the result (-1: a limit stopped it, ``pos`` restored)."""
+def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
+    """The search loop of :func:`search` from ``step`` at ``ply`` (``table``, ``work`` and
+    ``ctl`` as there; ``width``: the key's words). It never allocates (so it runs without
+    reference counting): when it needs a larger buffer or a min_plays the memo lacks, it
+    returns a request (``_GROW_GEN``, ``_GROW_CONTROL``, ``_MISSES``) with its state, and
+    :func:`search` serves it and resumes. Returns (step, ply, result, n, rows needed, hand);
+    ``_DONE`` with the result (-1: a limit stopped it, ``pos`` restored)."""
+    keys, vals = table
+    buf, undo, frames, key, memo, control = work
+    mkeys, mvals = memo[M_KEYS], memo[M_VALS]
     while True:
         if step == _ENTER:
             ctl[C_NODES] += 1
             if _stopped(ctl):
                 for p in range(ply - 1, -1, -1):
-                    _unmake_at(pos, buf, frames[p, 0] + frames[p, 2], undo, p)
+                    _unmake_at(pos, buf, frames[p, F_BASE] + frames[p, F_NEXT], undo, p)
                 return _DONE, 0, -1, n, 0, hand
             put_key(pos, key)
             v = _probe(keys, vals, key, width, pos[S_HASH])
@@ -105,7 +124,7 @@ def _run(pos, rules, keys, vals, buf, undo, frames, key, mkeys, mvals, control, 
             else:
                 step = _GEN
         if step == _GEN:
-            base = frames[ply, 0]
+            base = frames[ply, F_BASE]
             n = _gen(pos, rules, buf, base)
             if base + n + _MIN_ROOM > buf.shape[0]:
                 return _GROW_GEN, ply, result, n, n, hand
@@ -117,50 +136,53 @@ def _run(pos, rules, keys, vals, buf, undo, frames, key, mkeys, mvals, control, 
                     step = _RETURN
                     break
         if step == _CONTROL:
-            c = _control(pos, rules, buf, frames[ply, 0], n, control)
+            c = _control(pos, rules, buf, frames[ply, F_BASE], n, control)
             if c < 0:
                 return _GROW_CONTROL, ply, result, n, -c, hand
             if c == 1:
                 result = 1
                 step = _RETURN
             else:
-                n = _drop_lost(pos, rules, buf, frames[ply, 0], n, control[4], mkeys, mvals)
+                n = _drop_lost(pos, rules, buf, frames[ply, F_BASE], n, control[CW_SCRATCH],
+                               mkeys, mvals)
                 step = _LOOKUP
         if step == _LOOKUP:
-            if _lookup_left(buf, frames[ply, 0], n, hand, mkeys, mvals) > 0:
+            if _lookup_left(buf, frames[ply, F_BASE], n, hand, mkeys, mvals) > 0:
                 return _MISSES, ply, result, n, 0, hand
             step = _SORT
         if step == _SORT:
-            _sort(buf, frames[ply, 0], n)
-            frames[ply, 4] = ctl[C_NODES]
-            frames[ply, 1] = n
-            frames[ply, 2] = 0
-            frames[ply, 3] = side_of(pos, pos[S_TO_MOVE])
+            _sort(buf, frames[ply, F_BASE], n)
+            frames[ply, F_NODES] = ctl[C_NODES]
+            frames[ply, F_COUNT] = n
+            frames[ply, F_NEXT] = 0
+            frames[ply, F_SIDE] = side_of(pos, pos[S_TO_MOVE])
             step = _NEXT
         if step == _RETURN:
             if ply == 0:
                 return _DONE, 0, result, n, 0, hand
             ply -= 1
             child = side_of(pos, pos[S_TO_MOVE])
-            _unmake_at(pos, buf, frames[ply, 0] + frames[ply, 2], undo, ply)
-            if (result == 1) == (child == frames[ply, 3]):
+            _unmake_at(pos, buf, frames[ply, F_BASE] + frames[ply, F_NEXT], undo, ply)
+            if (result == 1) == (child == frames[ply, F_SIDE]):
                 result = 1
                 put_key(pos, key)
-                _store(keys, vals, key, width, pos[S_HASH], 2, ctl[C_NODES] - frames[ply, 4])
+                _store(keys, vals, key, width, pos[S_HASH], 2,
+                       ctl[C_NODES] - frames[ply, F_NODES])
                 ctl[C_STORES] += 1
                 continue
-            frames[ply, 2] += 1
+            frames[ply, F_NEXT] += 1
             step = _NEXT
         if step == _NEXT:
-            if frames[ply, 2] == frames[ply, 1]:
+            if frames[ply, F_NEXT] == frames[ply, F_COUNT]:
                 result = 0
                 put_key(pos, key)
-                _store(keys, vals, key, width, pos[S_HASH], 1, ctl[C_NODES] - frames[ply, 4])
+                _store(keys, vals, key, width, pos[S_HASH], 1,
+                       ctl[C_NODES] - frames[ply, F_NODES])
                 ctl[C_STORES] += 1
                 step = _RETURN
                 continue
-            _make_at(pos, buf, frames[ply, 0] + frames[ply, 2], undo, ply)
-            frames[ply + 1, 0] = frames[ply, 0] + frames[ply, 1]
+            _make_at(pos, buf, frames[ply, F_BASE] + frames[ply, F_NEXT], undo, ply)
+            frames[ply + 1, F_BASE] = frames[ply, F_BASE] + frames[ply, F_COUNT]
             ply += 1
             step = _ENTER
 
@@ -176,24 +198,23 @@ def search(pos, rules, table, work, ctl):
     Each node probes the table, lists its actions, wins at once if one is the whole hand
     or if it keeps control (:func:`_control`), else tries them best first (:func:`_sort`).
     The loop runs in :func:`_run`; this serves its requests for memory and min_plays."""
-    keys, vals = table
     buf, undo, frames, key, memo, control = work
     width = key_width(pos)
-    frames[0, 0] = 0
+    frames[0, F_BASE] = 0
     step, ply, result, n, need, hand = _ENTER, 0, 0, 0, 0, np.uint64(0)
     while True:
         if step == _GROW_GEN:
-            buf = _grow(buf, frames[ply, 0], need + _MIN_ROOM)
+            buf = _grow(buf, frames[ply, F_BASE], need + _MIN_ROOM)
             step = _GEN
         elif step == _GROW_CONTROL:
-            buf = _grow(buf, frames[ply, 0] + n, need + _MIN_ROOM)
+            buf = _grow(buf, frames[ply, F_BASE] + n, need + _MIN_ROOM)
             step = _CONTROL
         elif step == _MISSES:
-            memo = _fill_left(buf, frames[ply, 0], n, rules, hand, memo)
+            memo = _fill_left(buf, frames[ply, F_BASE], n, rules, hand, memo)
             step = _SORT
         step, ply, result, n, need, hand = _run(
-            pos, rules, keys, vals, buf, undo, frames, key, memo[0], memo[1], control, ctl,
-            width, step, ply, result, n, hand)
+            pos, rules, table, (buf, undo, frames, key, memo, control), ctl, width, step, ply,
+            result, n, hand)
         if step == _DONE:
             return result, (buf, undo, frames, key, memo, control)
 
@@ -211,12 +232,12 @@ def _depth_bound(pos):
 
 @nrt_kernel
 def new_work(pos):
-    """Search workspace for positions like ``pos``: (move buffer, undo stack, frames, key
-    scratch, min_plays memo, control-check workspace)."""
+    """Search workspace for positions like ``pos`` (``W_*``): (move buffer, undo stack,
+    frames, key scratch, min_plays memo, control-check workspace)."""
     depth = _depth_bound(pos)
     return (new_buffer(1 << 14), np.zeros((depth, UNDO_SIZE), np.int64),
-            np.zeros((depth, 5), np.int64), np.zeros(key_width(pos), np.uint64), new_memo(),
-            new_control(pos))
+            np.zeros((depth, FRAME_WIDTH), np.int64), np.zeros(key_width(pos), np.uint64),
+            new_memo(), new_control(pos))
 
 
 @kernel
@@ -277,8 +298,8 @@ def principal_line(pos, rules, keys, vals, ctl, out, work):
     stopped = False
     while not is_terminal(pos) and plies < out.shape[0]:
         mine, n = _fill(pos, rules, new_buffer(1 << 10), 0)
-        memo = _order(mine, 0, n, rules, hand_of(pos, pos[S_TO_MOVE]), work[4])
-        work = (work[0], work[1], work[2], work[3], memo, work[5])
+        memo = _order(mine, 0, n, rules, hand_of(pos, pos[S_TO_MOVE]), work[W_MEMO])
+        work = (work[W_BUF], work[W_UNDO], work[W_FRAMES], work[W_KEY], memo, work[W_CONTROL])
         pick = 0
         for i in range(n):
             r, work = action_value(pos, rules, mine[i], (keys, vals), work, ctl)

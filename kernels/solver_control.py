@@ -22,18 +22,40 @@ _FAIL_SLOTS = 1 << 12
 _BEAT_SLOTS = 1 << 16
 _NIB_LOW = np.uint64(0x1111111111111111)
 
+# the parts of the control-check workspace (:func:`new_control`)
+CW_FRAMES = 0       # the split search's explicit stack, a row per part (``SF_*`` columns)
+CW_FAIL_KEYS = 1    # hands found not to split into safe moves (a slot per hand)
+CW_FAIL_STAMPS = 2  # the check that found each (a failure counts within its own check only)
+CW_STAMP = 3        # ``[0]``: the last check's stamp
+CW_SCRATCH = 4      # move rows for a hand's readings (:func:`_drop_lost`)
+CW_BEAT_KEYS = 5    # the can-beat cache's keys (``BK_*`` columns)
+CW_BEAT_VALS = 6    # its values: 0 free, 1 no answer, 2 an answer
+CW_SAFE = 7         # rows (in the move buffer) of the safe moves found
+
+# columns of a split frame (:func:`_safe_split`)
+SF_HAND = 0         # the hand left to split (packed, as int64)
+SF_NEXT = 1         # index (in the safe moves) of the next move to try
+SF_LOW = 2          # its lowest rank present (every part tried holds it)
+SF_WIDTH = 3
+
+# columns of a can-beat cache key (:func:`_can_beat`)
+BK_HAND = 0         # the hand that would answer
+BK_CARDS = 1        # the move's cards (0 but for a spaceship, a bomb or a rocket)
+BK_INFO = 2         # the move's info word
+BK_WIDTH = 3
+
 
 @nrt_kernel
 def new_control(pos):
-    """Control-check workspace: (split frames, failed-split keys and stamps, stamp counter,
-    scratch rows for a hand's readings, can-beat cache keys and values, safe-move
-    indices)."""
+    """Control-check workspace (``CW_*``): (split frames, failed-split keys and stamps,
+    stamp counter, scratch rows for a hand's readings, can-beat cache keys and values,
+    safe-move indices)."""
     cards = 0
     for s in range(pos[S_SEATS]):
         cards += size(np.uint64(pos[S_HANDS + s]))
-    return (np.zeros((cards + 2, 3), np.int64), np.zeros(_FAIL_SLOTS, np.uint64),
+    return (np.zeros((cards + 2, SF_WIDTH), np.int64), np.zeros(_FAIL_SLOTS, np.uint64),
             np.zeros(_FAIL_SLOTS, np.int64), np.zeros(1, np.int64), new_buffer(16),
-            np.zeros((_BEAT_SLOTS, 3), np.uint64), np.zeros(_BEAT_SLOTS, np.uint8),
+            np.zeros((_BEAT_SLOTS, BK_WIDTH), np.uint64), np.zeros(_BEAT_SLOTS, np.uint8),
             np.zeros(1 << 10, np.int64))
 
 
@@ -54,20 +76,20 @@ def _within(hand, cards):
 @leaf
 def _can_beat(control, hand, move, rules):
     """Whether ``hand`` holds an answer to ``move`` (count_responses, cached by full key)."""
-    bkeys, bvals = control[5], control[6]
+    bkeys, bvals = control[CW_BEAT_KEYS], control[CW_BEAT_VALS]
     h = np.uint64(hand)
     kind = kind_of(move[1])
     # the answers to a move depend on its kind, length and rank only, but for a spaceship
     # (its trio chain breaks ties) and a bomb (its power): key those by their cards too
     cards = move[0] if kind == SPACESHIP or kind == BOMB or kind == ROCKET else np.uint64(0)
     slot = np.int64(mix64(h ^ mix64(cards ^ mix64(move[1]))) >> np.uint64(48))
-    if bvals[slot] != 0 and bkeys[slot, 0] == h and bkeys[slot, 1] == cards \
-            and bkeys[slot, 2] == move[1]:
+    if bvals[slot] != 0 and bkeys[slot, BK_HAND] == h and bkeys[slot, BK_CARDS] == cards \
+            and bkeys[slot, BK_INFO] == move[1]:
         return bvals[slot] == 2
     beat = count_responses(h, move, rules) > 0
-    bkeys[slot, 0] = h
-    bkeys[slot, 1] = cards
-    bkeys[slot, 2] = move[1]
+    bkeys[slot, BK_HAND] = h
+    bkeys[slot, BK_CARDS] = cards
+    bkeys[slot, BK_INFO] = move[1]
     bvals[slot] = 2 if beat else 1
     return beat
 
@@ -99,17 +121,17 @@ def _safe_split(hand, buf, safe, k, control, stamp, budget):
     """Whether ``hand`` splits into the safe moves ``buf[safe[:k]]``. Some part holds the
     lowest rank present, so a frame tries only those; failed hands are remembered under
     ``stamp``. Returns (found, budget left); a spent budget returns False."""
-    frames, fkeys, fstamps = control[0], control[1], control[2]
+    frames, fkeys, fstamps = control[CW_FRAMES], control[CW_FAIL_KEYS], control[CW_FAIL_STAMPS]
     if hand == 0:
         return True, budget
-    frames[0, 0] = np.int64(hand)
-    frames[0, 1] = 0
-    frames[0, 2] = _lowest(hand)
+    frames[0, SF_HAND] = np.int64(hand)
+    frames[0, SF_NEXT] = 0
+    frames[0, SF_LOW] = _lowest(hand)
     top = 0
     while top >= 0:
-        h = np.uint64(frames[top, 0])
-        low = frames[top, 2]
-        j = frames[top, 1]
+        h = np.uint64(frames[top, SF_HAND])
+        low = frames[top, SF_LOW]
+        j = frames[top, SF_NEXT]
         while j < k and (count(buf[safe[j], 0], low) == 0 or not _within(h, buf[safe[j], 0])):
             j += 1
         if j == k:
@@ -118,7 +140,7 @@ def _safe_split(hand, buf, safe, k, control, stamp, budget):
             fstamps[slot] = stamp
             top -= 1
             continue
-        frames[top, 1] = j + 1
+        frames[top, SF_NEXT] = j + 1
         rest = h - buf[safe[j], 0]
         if rest == 0:
             return True, budget
@@ -129,9 +151,9 @@ def _safe_split(hand, buf, safe, k, control, stamp, budget):
         if budget < 0:
             return False, budget
         top += 1
-        frames[top, 0] = np.int64(rest)
-        frames[top, 1] = 0
-        frames[top, 2] = _lowest(rest)
+        frames[top, SF_HAND] = np.int64(rest)
+        frames[top, SF_NEXT] = 0
+        frames[top, SF_LOW] = _lowest(rest)
     return False, budget
 
 
@@ -140,7 +162,7 @@ def _lead_out(pos, rules, hand, buf, lo, hi, control, stamp):
     """Whether the seat to act, leading with ``hand``, can play moves the other side cannot
     beat (everyone passes, it leads again) and then one last move that empties its hand.
     ``buf[lo:hi]`` holds every move it may lead from a hand holding ``hand``."""
-    safe = control[7]
+    safe = control[CW_SAFE]
     k = 0
     covered = np.uint64(0)
     for i in range(lo, hi):
@@ -170,8 +192,8 @@ def _control(pos, rules, buf, base, n, control):
     first plays an answer nobody on the other side can beat. ``buf[base:base + n]``: its
     actions. Returns 1 (wins), 0 (not shown), or minus the rows it needs after them to list
     the moves it may lead (grow the buffer and call again)."""
-    stamp = control[3][0] + 1
-    control[3][0] = stamp
+    stamp = control[CW_STAMP][0] + 1
+    control[CW_STAMP][0] = stamp
     hand = hand_of(pos, pos[S_TO_MOVE])
     for i in range(base, base + n):
         buf[i, 2] = 0

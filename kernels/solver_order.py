@@ -4,7 +4,7 @@
 
 import numpy as np
 
-from fastdou.kernels.fewest_plays import _memo_slot, _min_plays
+from fastdou.kernels.fewest_plays import M_FRAMES, M_KEYS, M_VALS, _memo_slot, _min_plays
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import BOMB, ROCKET
 from fastdou.kernels.moves import kind_of
@@ -41,7 +41,7 @@ def _fill_left(buf, base, n, rules, hand, memo):
     for i in range(base, base + n):
         if buf[i, 2] == _UNKNOWN:
             left, mbuf = _min_plays(_rest(buf, i, hand), rules, memo)
-            memo = (memo[0], memo[1], mbuf, memo[3])
+            memo = (memo[M_KEYS], memo[M_VALS], mbuf, memo[M_FRAMES])
             buf[i, 2] = np.uint64(left)
     return memo
 
@@ -81,7 +81,7 @@ def _sort(buf, base, n):
 def _order(buf, base, n, rules, hand, memo):
     """Sort the actions ``buf[base:base + n]`` of ``hand`` best first (:func:`_sort`);
     returns the memo."""
-    if _lookup_left(buf, base, n, hand, memo[0], memo[1]) > 0:
+    if _lookup_left(buf, base, n, hand, memo[M_KEYS], memo[M_VALS]) > 0:
         memo = _fill_left(buf, base, n, rules, hand, memo)
     _sort(buf, base, n)
     return memo

@@ -135,23 +135,28 @@ def _encode_row(encode, direct, state, rules, seat, dst, i):
 
 
 @leaf
-def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, selection,
-               seed, start_play, codes, actions, games, rngs, seats, obs, final_obs,
-               rewards, terminated, final_scores, final_deals, pool, counts, errors, buf,
-               deck, user, encode, direct):
+def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, slots, out,
+               user, encode, direct):
     """Advance games ``lo .. hi - 1``, each in place in its row of ``states``: deal game
     ``games[i]`` (``fresh``) or apply ``actions[i]`` (checked before, by
     :func:`check_batch`) for the seat ``seats[i]``; then play the policy seats; a hand
     that ends is recorded (once) and the slot's next game dealt; then the observation and
-    legal ids of the learner seat to act. Returns ``(hi, 0)``, or ``(i, n)`` when game
-    ``i``'s seat to act had ``n`` actions, more than ``buf`` holds: call again from ``i``
-    with ``resume`` and a larger buffer, and it goes on where it stopped.
+    legal ids of the learner seat to act. ``scratch``: the work item's (buf, deck, rules,
+    codes) (:func:`_scratch`); ``table``, ``dealing``, ``slots``, ``out``: as in
+    :func:`advance_batch`. Returns ``(hi, 0)``, or ``(i, n)`` when game ``i``'s seat to
+    act had ``n`` actions, more than ``buf`` holds: call again from ``i`` with ``resume``
+    and a larger buffer, and it goes on where it stopped.
 
     One call a block, the games' loop inside, and compiled without reference counting
     (``leaf``), as are the helpers it hands the shared arrays to (the engine's kernels get
     the work item's own rules and buffer, and each game's row by :func:`_row`): a call a
     game pushed its hundred-odd argument words every game (9% of a step's samples), and the
     counts' atomic operations took 35% before."""
+    buf, deck, rules, codes = scratch
+    keys, key_ids, id_records, selection = table
+    seed, start_play = dealing
+    games, rngs, seats = slots
+    obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
     for i in range(lo, hi):
         state = _row(states, i)
         acting = -1 if fresh else seats[i]
@@ -200,32 +205,39 @@ def _run_block(lo, hi, resume, fresh, states, rules, keys, key_ids, id_records, 
 
 
 @nrt_kernel
-def _room(buf, n):
-    """An action buffer for ``n`` records (``buf`` if it has room)."""
-    return buf if n <= buf.shape[0] else np.empty((2 * n, REC_WIDTH), np.uint64)
+def _room(scratch, n):
+    """The work item's ``scratch``, with an action buffer for ``n`` records (its own if it
+    has room)."""
+    buf, deck, rules, codes = scratch
+    if n <= buf.shape[0]:
+        return scratch
+    return np.empty((2 * n, REC_WIDTH), np.uint64), deck, rules, codes
 
 
 @parallel_kernel
-def advance_batch(states, rules, keys, key_ids, id_records, selection, seed, start_play,
-                  codes, actions, fresh, games, rngs, seats, obs, final_obs, rewards,
-                  terminated, final_scores, final_deals, pool, counts, errors, user, encode,
-                  direct):
+def advance_batch(states, rules, table, dealing, codes, actions, fresh, slots, out, user,
+                  encode, direct):
     """Every game: with ``fresh``, deal slot ``i``'s game ``games[i]`` (a reset; ``actions``
     unread), else apply ``actions[i]``; then play on to a learner seat's turn
     (:func:`_run_block`). Work items of ``BLOCK`` games, each on its own buffers and
-    copies of the rules and codes, so threads share no reference counts."""
+    copies of the rules and codes, so threads share no reference counts.
+
+    ``table``: the action ids' (keys, key_ids, id_records, selection)
+    (:class:`fastdou.actions.ActionTable`); ``dealing``: (seed, start_play); ``slots``:
+    what each slot keeps between calls, (games, rngs, seats); ``out``: the per-game
+    results, (obs, final_obs, rewards, terminated, final_scores, final_deals, pool,
+    counts, errors); ``user``, ``encode``, ``direct``: the policy and the encoder
+    (:func:`_encode_row`)."""
     n = states.shape[0]
+    obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
     for b in prange((n + BLOCK - 1) // BLOCK):
-        buf, deck, rules_, codes_ = _scratch(pool, rules, codes)
+        scratch = _scratch(pool, rules, codes)
         i, end = b * BLOCK, min(n, (b + 1) * BLOCK)
         resume = False
         while i < end:
-            i, need = _run_block(i, end, resume, fresh, states, rules_, keys, key_ids,
-                                 id_records, selection, seed, start_play, codes_, actions,
-                                 games, rngs, seats, obs, final_obs, rewards, terminated,
-                                 final_scores, final_deals, pool, counts, errors, buf, deck,
-                                 user, encode, direct)
-            buf = _room(buf, need)
+            i, need = _run_block(i, end, resume, fresh, states, scratch, table, dealing,
+                                 actions, slots, out, user, encode, direct)
+            scratch = _room(scratch, need)
             resume = True
 
 
@@ -285,17 +297,17 @@ def _a(dtype, ndim, readonly=False):
 
 
 _STATES = _a(_I64, 2)
-_TABLE = (_a(types.uint64, 2, True), _a(_I64, 1, True))            # keys, key_ids
-_ID_RECORDS = _a(types.uint64, 2, True)
-_SELECTION = _a(_I64, 1, True)
-_AFTER = (_a(_I64, 1), _a(types.uint64, 1), _a(_I64, 1),            # games, rngs, seats
-          _a(types.int8, 2), _a(types.int8, 2), _a(types.float64, 1),  # obs, final, rewards
-          _a(types.boolean, 1), _a(types.float64, 2), _a(_I64, 1),  # terminated, scores, deals
-          _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1),             # pool, counts, errors
-          POLICY_TYPE, ENCODE_TYPE, types.boolean)               # user, encode, direct
+_TABLE = types.Tuple((_a(types.uint64, 2, True), _a(_I64, 1, True),   # keys, key_ids
+                      _a(types.uint64, 2, True), _a(_I64, 1, True)))  # id_records, selection
+_DEALING = types.UniTuple(_I64, 2)                                    # seed, start_play
+_SLOTS = types.Tuple((_a(_I64, 1), _a(types.uint64, 1), _a(_I64, 1)))  # games, rngs, seats
+_OUT = types.Tuple((_a(types.int8, 2), _a(types.int8, 2),             # obs, final_obs
+                    _a(types.float64, 1), _a(types.boolean, 1),       # rewards, terminated
+                    _a(types.float64, 2), _a(_I64, 1),                # scores, deals
+                    _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1)))    # pool, counts, errors
 SIGNATURES = {
-    "advance_batch": (_STATES, _RULES, *_TABLE, _ID_RECORDS, _SELECTION, _I64, _I64,
-                      _a(_I64, 1), _a(_I64, 1), types.boolean, *_AFTER),
+    "advance_batch": (_STATES, _RULES, _TABLE, _DEALING, _a(_I64, 1), _a(_I64, 1),
+                      types.boolean, _SLOTS, _OUT, POLICY_TYPE, ENCODE_TYPE, types.boolean),
 }
 
 
