@@ -7,8 +7,9 @@ Accepted inputs (case-insensitive, spaces and commas ignored in text):
 * a numpy integer array of 15 counts (a count vector);
 * a list or tuple of DouZero integers (3..14 for 3..A, 17 for 2, 20 and 30 for the jokers).
 
-Counts are checked against the deck of the rules in use (by default one deck), never against
-a hand size. Problems raise :class:`~fastdou.errors.InvalidCardsError`.
+Counts are checked against the deck of the rules in use (by default one deck; a preset's by
+its name, or a ``Rules``' own), never against a hand size. Problems raise
+:class:`~fastdou.errors.InvalidCardsError`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from fastdou.checks import is_whole, short, type_phrase
-from fastdou.errors import InvalidCardsError
+from fastdou.errors import InvalidCardsError, RulesError
 from fastdou.kernels.layout import COUNT_BITS, COUNT_MASK, MAX_DECK, N_RANKS, packed
-from fastdou.rules import as_rules
+from fastdou.presets import preset_deck
 
 MAX_TEXT = 1000      # characters of card text read at most (the largest deck has 108 cards)
 MAX_CARDS = MAX_DECK  # cards in a DouZero list at most
@@ -32,12 +33,18 @@ _DOUZERO_INDEX = {v: i for i, v in enumerate(DOUZERO)}
 _ONE_DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
 
 
-def _deck(rules) -> np.ndarray:
-    return _ONE_DECK if rules is None else as_rules(rules).deck
-
-
-def _deck_name(rules) -> str:
-    return "one deck" if rules is None else f"the {as_rules(rules).name} deck"
+def _deck(rules) -> tuple:
+    """``(deck counts, its name in messages)`` of ``rules``: None (one deck), a preset's name,
+    or a ``Rules`` (anything with a ``deck`` array and a ``name``: this module sits below
+    :mod:`fastdou.rules`)."""
+    if rules is None:
+        return _ONE_DECK, "one deck"
+    if isinstance(rules, str):
+        return preset_deck(rules), f"the {rules} deck"
+    deck, name = getattr(rules, "deck", None), getattr(rules, "name", None)
+    if not isinstance(deck, np.ndarray) or not isinstance(name, str):
+        raise RulesError(f"rules must be a preset name or a Rules object, not {short(rules)}")
+    return deck, f"the {name} deck"
 
 
 def _from_text(text: str) -> np.ndarray:
@@ -101,12 +108,12 @@ def parse(cards, rules=None) -> np.ndarray:
     else:
         raise InvalidCardsError(f"cannot read cards from {type_phrase(cards)}; give "
                                 f"text, a DouZero list or a numpy array of 15 counts")
-    deck = _deck(rules)
+    deck, deck_name = _deck(rules)
     over = np.flatnonzero(counts > deck)
     if over.size:
         r = int(over[0])
         raise InvalidCardsError(
-            f"{int(counts[r])} of {TOKENS[r]!r}, but {_deck_name(rules)} holds {int(deck[r])}")
+            f"{int(counts[r])} of {TOKENS[r]!r}, but {deck_name} holds {int(deck[r])}")
     return counts.astype(np.uint8)
 
 

@@ -89,13 +89,12 @@ def _field_text(value):
 
 def _cmd_rules(args) -> int:
     from fastdou.rules import PRESETS, rules
-    from fastdou.table import rules_to_json
     if args.name is None:
         if args.profile is not None or args.set:
             raise _UsageError("--profile and --set need a preset name: fastdou rules classic "
                               "--set ...")
         if args.json:
-            print(json.dumps({name: rules_to_json(rules(name)) for name in PRESETS}))
+            print(json.dumps({name: rules(name).to_json() for name in PRESETS}))
             return 0
         for name in PRESETS:
             r = rules(name)
@@ -105,7 +104,7 @@ def _cmd_rules(args) -> int:
     from fastdou.overrides import house_rules
     r = house_rules(args.name, profile=args.profile, sets=args.set)
     if args.json:
-        print(json.dumps(rules_to_json(r)))
+        print(json.dumps(r.to_json()))
         return 0
     fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
     width = max(len(k) for k in fields)
@@ -196,8 +195,7 @@ def _cmd_simulate(args) -> int:
 def _house_rules(r) -> dict:
     """The fields of ``r`` that differ from its preset and profile, as JSON values."""
     from fastdou.rules import rules
-    from fastdou.table import rules_to_json
-    base, now = rules_to_json(rules(r.name, profile=r.profile)), rules_to_json(r)
+    base, now = rules(r.name, profile=r.profile).to_json(), r.to_json()
     return {k: v for k, v in now.items() if v != base[k]}
 
 
@@ -211,13 +209,12 @@ def _set_text(value) -> str:
 
 
 def _print_summary(args, r, summary, policies) -> None:
-    from fastdou.table import rules_to_json
     text = ",".join(policies)
     for w in summary.warnings:
         print(f"fastdou: warning: {w}", file=sys.stderr)
     if args.json:
         print(json.dumps({"rules": r.name, "profile": r.profile, "seed": args.seed,
-                          "policies": text, "rules_fields": rules_to_json(r),
+                          "policies": text, "rules_fields": r.to_json(),
                           "summary": summary.to_dict()}))
     else:
         house = _house_rules(r)

@@ -51,7 +51,7 @@ METHODS = {("fastdou.game", "encode"): "the observation encoder",
 KERNELS = {
     "engine": "the game engine", "state": "the game engine", "deal": "the game engine",
     "policies": "the game engine", "totals": "the game engine",
-    "action_ids": "the game engine", "records_out": "the simulation",
+    "action_ids": "the game engine", "position_state": "the game engine", "records_out": "the simulation",
     "play": "the simulation", "generate": "move generation", "moves": "move generation",
     "counting": "move generation", "packing": "move generation", "bits": "move generation",
     "answer_counts": "move generation", "chain_counts": "move generation",

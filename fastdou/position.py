@@ -21,6 +21,7 @@ from fastdou import cards as _cards
 from fastdou.errors import FastdouError, PositionError
 from fastdou.generation import as_move
 from fastdou.hints import CardsLike, MoveLike, RulesLike
+from fastdou.kernels import position_state as _ps
 from fastdou.kernels import search as _search
 from fastdou.moves import Move
 from fastdou.rules import PROFILES, as_rules, rules as make_rules
@@ -148,6 +149,22 @@ class Position:
         lp = -1 if self.last_player is None else self.last_player
         return _search.new_position(hands, self.team, self.to_move, last, lp)
 
+    @classmethod
+    def from_array(cls, arr: np.ndarray, rules: RulesLike, landlord: int) -> "Position":
+        """The position of a search array (:meth:`array`'s form), ``landlord`` leading the
+        landlord side ``arr[S_TEAM]`` (any other seat of it is the partner); checked as
+        any Position is."""
+        seats = int(arr[_search.S_SEATS])
+        others = int(arr[_search.S_TEAM]) & ~(1 << landlord)
+        leading = arr[_search.S_LAST_INFO] == 0
+        last = arr[[_search.S_LAST_CARDS, _search.S_LAST_INFO]].astype(np.uint64)
+        return cls([_cards.unpack(int(np.uint64(arr[_search.S_HANDS + s])))
+                    for s in range(seats)], rules, landlord=landlord,
+                   partner=others.bit_length() - 1 if others else None,
+                   to_move=int(arr[_search.S_TO_MOVE]),
+                   last=None if leading else Move.from_record(last),
+                   last_player=None if leading else int(arr[_search.S_LAST_PLAYER]))
+
     # ----------------------------------------------------------------- text
     def __str__(self) -> str:
         hands = "/".join(_cards.to_text(c) for c in self.hands)
@@ -209,3 +226,16 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.parse({str(self)!r})"
 
+
+def state_array(state: np.ndarray, rules, phase: str) -> np.ndarray:
+    """The search array of engine ``state`` (a Game's, of ``rules``, in ``phase``):
+    PositionError unless it is in its play phase and has a Position form."""
+    arr = np.zeros(_search.SEARCH_SIZE, np.int64)
+    status = _ps.position_of_state(state, rules.array, arr)
+    if status == _ps.NOT_IN_PLAY:
+        raise PositionError(f"a position is a play-phase state; the game is in its "
+                            f"{phase} phase")
+    if status == _ps.HANDICAPPED:
+        raise PositionError("a two_player hand with a grab handicap has no Position "
+                            "form (a Position ends only when a hand is empty)")
+    return arr

@@ -21,7 +21,7 @@ from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import ArgumentError, FastdouError, InvalidCardsError, RecordError
 from fastdou.kernels import state as S
 from fastdou.moves import Move
-from fastdou.rules import PRESETS, Rules, rules as make_rules
+from fastdou.rules import Rules
 
 if TYPE_CHECKING:
     from fastdou.game import Game
@@ -122,29 +122,12 @@ def dealt_start(hands, rules: Rules, kitty, first, landlords, marked, seed) -> t
     return (seed, [c.tolist() for c in counts], kit.tolist(), first, (bright, dark), mark)
 
 
-def _record_base(name: str, profile: str) -> Rules:
-    """What a record's rules are written against: the preset of that name and profile, or
-    for house rules under a name of their own, the dataclass defaults."""
-    if name in PRESETS:
-        return make_rules(name, profile=profile)
-    return Rules(name=name, profile=profile)
-
-
-def _json_rules(r: Rules) -> dict:
-    """The fields of ``r`` that differ from its preset (plus name and profile)."""
-    from fastdou.table import rules_to_json
-    base = rules_to_json(_record_base(r.name, r.profile))
-    return {k: v for k, v in rules_to_json(r).items()
-            if v != base[k] or k in ("name", "profile")}
-
-
 def _rules_from_json(d) -> Rules:
+    """A record's rules (:meth:`Rules.from_json`): changes to the preset it names."""
     if not isinstance(d, dict) or not isinstance(d.get("name"), str) \
             or not isinstance(d.get("profile", "standard"), str):
         raise RecordError(f"a record's rules are an object with a name, not {short(d)}")
-    d = dict(d)
-    base = _record_base(d.pop("name"), d.pop("profile", "standard"))
-    return base.replace(**d) if d else base
+    return Rules.from_json(d)
 
 
 def _action_from_json(a, rules):
@@ -225,7 +208,7 @@ def record(game: Game) -> dict:
             actions.append(action)
         else:
             actions.append(int(action))
-    return {"rules": _json_rules(game.rules), "start": game._start, "actions": actions,
+    return {"rules": game.rules.to_json(changes=True), "start": game._start, "actions": actions,
             "deals": game.deals}
 
 

@@ -1,4 +1,5 @@
-"""Rule sets: the frozen :class:`Rules` dataclass, the seven presets and their kicker profiles.
+"""Rule sets: the frozen :class:`Rules` dataclass, built from the seven presets and their kicker
+profiles (:mod:`fastdou.presets`), and its JSON form.
 
 ``fastdou.rules("classic")`` returns a preset; keyword overrides change single fields and are
 validated (``fastdou.rules("four_player", bomb_min=5)``). Kernels see a rules object only as
@@ -16,12 +17,13 @@ from functools import cached_property
 import numpy as np
 
 from fastdou.checks import is_whole, short
-from fastdou.errors import RulesError
+from fastdou.errors import RecordError, RulesError
 from fastdou.kernels import layout as L
 from fastdou.kernels.answer_counts import answer_fields
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kernels.state import SCORE_UNIT
 from fastdou.kinds import Kind
+from fastdou.presets import CLASSIC_KINDS, PRESETS, PROFILES, deck_of, preset_name
 
 # Not kinds a rule set enables: the pass, and the bombs (sized by the bomb fields).
 _NOT_ENABLED = frozenset({Kind.PASS} | {k for k in Kind if L.KINDS[k, L.K_BOMB]})
@@ -41,15 +43,6 @@ DOUBLING = {"none": L.DOUBLING_NONE, "farmers": L.DOUBLING_FARMERS,
 SPRING = {"none": (0, 0), "classic": (1, 1), "losers_silent": (1, 0)}
 SCORING = {"landlord": L.SCORING_LANDLORD, "team": L.SCORING_TEAM,
            "points": L.SCORING_POINTS}
-
-
-def _kinds(*names: str) -> frozenset:
-    return frozenset(Kind[n.upper()] for n in names)
-
-
-_CLASSIC_KINDS = _kinds("solo", "pair", "trio", "trio_solo", "trio_pair", "solo_chain",
-                        "pair_chain", "trio_chain", "plane_solo", "plane_pair",
-                        "four_two_solo", "four_two_pair")
 
 
 _TYPE_NAMES = {int: "an int", bool: "a bool", str: "a str", tuple: "a tuple",
@@ -78,7 +71,7 @@ class Rules:
     kitty_trump: bool = False      # the first non-joker kitty card, turned up, names a trump
     kitty_shown: bool = True       # every seat sees the kitty once the landlord takes it
     # Which non-bomb kinds exist, and chain limits.
-    kinds: frozenset = _CLASSIC_KINDS
+    kinds: frozenset = CLASSIC_KINDS
     solo_chain_min: int = 5
     pair_chain_min: int = 3
     trio_chain_min: int = 2
@@ -121,11 +114,7 @@ class Rules:
     @cached_property
     def deck(self) -> np.ndarray:
         """The full deck as 15 counts (uint8)."""
-        deck = np.full(L.N_RANKS, 4 * self.decks, dtype=np.uint8)
-        deck[L.SMALL_JOKER:] = self.decks
-        for r in self.removed_ranks:
-            deck[r] = 0
-        return deck
+        return deck_of(self.decks, self.removed_ranks)
 
     @cached_property
     def array(self) -> np.ndarray:
@@ -210,6 +199,39 @@ class Rules:
     def replace(self, **changes: object) -> "Rules":
         """A validated copy with some fields changed (see :func:`rules` for shorthands)."""
         return dataclasses.replace(self, **_normalise(self, changes))
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self, *, changes: bool = False) -> dict:
+        """The rules as JSON values (kinds by name, tuples as lists): every field (results
+        files' metadata), or with ``changes`` only the fields that differ from the preset
+        of this name and profile (game records; name and profile always)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, frozenset):
+                v = sorted(k.name.lower() for k in v)
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        if not changes:
+            return out
+        base = _json_base(self.name, self.profile).to_json()
+        return {k: v for k, v in out.items() if v != base[k] or k in ("name", "profile")}
+
+    @classmethod
+    def from_json(cls, d) -> "Rules":
+        """The rules :meth:`to_json` wrote, in either form: the fields given, over the preset
+        of the given name and profile (over the dataclass defaults for any other name).
+        RecordError for what is not such an object; RulesError for bad values."""
+        if not isinstance(d, dict):
+            raise RecordError(f"rules metadata must be an object, not {short(d)}")
+        unknown = set(d) - FIELDS
+        if unknown:
+            raise RecordError(f"rules metadata has unknown field(s) "
+                              f"{', '.join(sorted(map(str, unknown)))}")
+        changes = {k: v for k, v in d.items() if k not in ("name", "profile")}
+        base = _json_base(d.get("name", cls.name), d.get("profile", cls.profile))
+        return base.replace(**changes) if changes else base
 
     # ------------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -319,54 +341,7 @@ class Rules:
             math.log2(max(self.max_bid, 1) * self.players * SCORE_UNIT)
 
 
-# Kicker profiles of the one-deck presets (docs/rules.md §2.2, §5).
-# ``four_two`` applies to presets that have four_two kinds at all.
-PROFILES = {
-    "standard": dict(rocket_kickers=False, bomb_wings=False, wing_trio="not_adjacent",
-                     four_two=True),
-    "openspiel": dict(rocket_kickers=False, bomb_wings=False, wing_trio="anywhere",
-                      four_two=False),
-    "douzero": dict(rocket_kickers=True, bomb_wings=True, wing_trio="anywhere",
-                    four_two=True),
-}
 _NO_FOUR_TWO = frozenset({Kind.FOUR_TWO_SOLO, Kind.FOUR_TWO_PAIR})
-
-PRESETS = {
-    "classic": dict(),
-    "two_player": dict(players=2, removed_ranks=(0, 1), hand_size=17, kitty=3, chain_low=2,
-                       bidding="call_grab", max_grabs=3, handicap=True, spring="none"),
-    "two_landlords": dict(players=2, hand_size=20, kitty=3, kitty_shown=False, bidding="call"),
-    "four_player": dict(
-        players=4, decks=2, hand_size=25, kitty=8, joker_pairs=True, bomb_min=4, bomb_max=8,
-        kinds=_kinds("solo", "pair", "trio", "trio_pair", "solo_chain", "pair_chain",
-                     "trio_chain", "plane_pair"),
-        bidding="score_once", max_redeals=3,
-        bomb_factors=(1, 1, 1, 1, 1, 1, 2, 2, 3), joker_bomb_factor=3),
-    "five_player": dict(
-        players=5, decks=2, hand_size=21, kitty=3, kitty_shown=False, bomb_min=4, bomb_max=8,
-        joker_bombs="any",
-        kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
-                     "trio_pair", "plane_pair"),
-        bidding="marked", doubling="everyone", spring="losers_silent",
-        scoring="team", bomb_factors=(1, 1, 1, 1, 1, 2, 2, 2, 2)),
-    "emperor": dict(
-        players=3, decks=2, hand_size=33, kitty=9, kitty_shown=False, joker_pairs=True,
-        bomb_min=5, bomb_max=8,
-        pair_chain_min=4, trio_chain_min=3,
-        kinds=_kinds("solo", "solo_chain", "pair", "pair_chain", "trio", "trio_chain",
-                     "trio_pair", "plane_pair", "quad", "quad_chain", "quad_trio", "carrier",
-                     "dress", "spaceship")),
-    "jinling": dict(
-        players=3, hand_size=17, kitty=3, landlord_gets_kitty=False, kitty_shown=False,
-        bomb_min=3, bomb_max=3,
-        bomb_order="rank", joker_bombs="lone",
-        kinds=_kinds("solo", "pair", "solo_chain", "pair_chain"), kitty_trump=True,
-        joker_solos=False,
-        bidding="call", doubling="landlord", spring="none", scoring="points",
-        bomb_factors=(1,) * 9, joker_bomb_factor=1,
-        # 3..9 face value, 10 J Q K 10, A 5, 2 10, small joker 15, big joker 20.
-        card_points=(3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)),
-}
 FIELDS = frozenset(f.name for f in dataclasses.fields(Rules))
 _TUPLE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules)
                       if isinstance(getattr(Rules, f.name), tuple))
@@ -440,9 +415,7 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None,
         if profile is None and not overrides:
             return base
     else:
-        if not isinstance(name, str) or name not in PRESETS:
-            raise RulesError(f"unknown preset {short(name)}; presets: {', '.join(PRESETS)}")
-        base = _preset(name)
+        base = _preset(preset_name(name))
         if profile is None and not overrides:
             return base
     fields = {}
@@ -458,6 +431,14 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None,
 
     fields.update(overrides)
     return base.replace(**fields)
+
+
+def _json_base(name, profile) -> Rules:
+    """What JSON rules are read and written against: the preset ``name`` with ``profile``,
+    or for any other name the dataclass defaults."""
+    if isinstance(name, str) and name in PRESETS:
+        return rules(name, profile=profile)
+    return Rules(name=name, profile=profile)
 
 
 def as_rules(r) -> Rules:

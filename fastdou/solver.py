@@ -30,7 +30,7 @@ from fastdou.kernels import search as _search
 from fastdou.kernels import solver as _solver
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
-from fastdou.position import Position
+from fastdou.position import Position, state_array
 from fastdou.rules import as_rules
 
 if TYPE_CHECKING:
@@ -73,6 +73,16 @@ def as_position(position: Position | str | Game) -> Position:
         return position.position()
     raise PositionError(f"expected a Position, its text or a Game, not "
                         f"{type(position).__name__}")
+
+
+def _searched(position: Position | str | Game) -> tuple:
+    """``(array, rules)`` of what :func:`solve` and :func:`perft` search: a Game's state
+    converted by the kernels (no Position built), else the Position's array."""
+    from fastdou.game import Game
+    if isinstance(position, Game):
+        return state_array(position.state, position.rules, position.phase), position.rules
+    pos = as_position(position)
+    return pos.array(), pos.rules
 
 
 _LIMITS = {"max_nodes": 2 ** 62, "threads": 1024, "table_size": 2 ** 27}
@@ -205,15 +215,13 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     fresh table's memory is mapped before the search, in pieces between which the limit
     is checked (the stop is then seen within a piece or 1024 nodes).
     """
-    pos = as_position(position)
+    arr, rules = _searched(position)
     max_nodes = _positive("max_nodes", max_nodes)
     time_limit = _positive("time_limit", time_limit, kind=float)
     threads = _positive("threads", threads, optional=False)
     table_size = _positive("table_size", table_size, optional=False)
     size = 1 << max(10, int(table_size - 1).bit_length())
-    rules = pos.rules
     start = time.perf_counter()
-    arr = pos.array()
     moves = _actions(arr, rules)
     width = int(_search.key_width(arr))
     groups = max(1, min(int(threads), len(moves)))
@@ -268,7 +276,7 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     if (results < 0).any():
         return Solution(None, None, None, nodes, seconds, table_bytes)
     winning = tuple(Move.from_record(m) for m, r in zip(moves, results) if r == 1)
-    mover_is_landlord = pos.side(pos.to_move) == "landlord"
+    mover_is_landlord = bool(arr[_search.S_TEAM] >> arr[_search.S_TO_MOVE] & 1)
     return Solution(bool(winning) == mover_is_landlord, winning, line, nodes, seconds,
                     table_bytes)
 
@@ -281,11 +289,11 @@ def perft(position: Position | str | Game, depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``position``: an action is a
     legal (cards, reading) move or, when not leading, the pass; a move that empties a hand
     ends the game (it counts at depth 1 and has no successors)."""
-    pos = as_position(position)
+    arr, rules = _searched(position)
     depth = _depth(depth)
     if depth == 0:
         return 1
-    arr, rules, stop = pos.array(), pos.rules.array, np.zeros(1, np.int64)
+    rules, stop = rules.array, np.zeros(1, np.int64)
     return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
                               lambda: stop.fill(1)))
 
@@ -293,14 +301,13 @@ def perft(position: Position | str | Game, depth: int) -> int:
 def perft_divide(position: Position | str | Game, depth: int) -> dict:
     """perft per first action: ``{Move: count}`` in generator order (``Move.PASS`` first
     when passing is legal); the counts sum to ``perft(position, depth)``."""
-    pos = as_position(position)
+    arr, rules = _searched(position)
     depth = _depth(depth)
     if depth == 0:
         raise LimitError("perft_divide needs depth >= 1")
-    arr = pos.array()
-    moves = _actions(arr, pos.rules)
+    moves = _actions(arr, rules)
     out, stop = np.zeros(len(moves), np.int64), np.zeros(1, np.int64)
-    _interruptible(lambda: _perft.perft_divide(arr, pos.rules.array, depth, moves, out, stop),
+    _interruptible(lambda: _perft.perft_divide(arr, rules.array, depth, moves, out, stop),
                    lambda: stop.fill(1))
     return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
 

@@ -4,13 +4,12 @@ the metadata (rules with every field, seed, policies, deal range, fastdou versio
 lets a file explain itself. The README's "Per-deal results" section is the schema.
 
 :func:`columns` turns the simulation's per-deal arrays into table columns,
-:func:`per_deal` turns them back (exactly); :func:`rules_to_json` / :func:`rules_from_json`
-carry a :class:`~fastdou.rules.Rules` through the metadata.
+:func:`per_deal` turns them back (exactly); ``Rules.to_json`` / ``Rules.from_json`` carry a
+:class:`~fastdou.rules.Rules` through the metadata.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -18,7 +17,6 @@ import numpy as np
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, RecordError
 from fastdou.kernels import state as S
-from fastdou.kinds import Kind
 from fastdou.rules import Rules
 
 SCHEMA = 1
@@ -260,39 +258,6 @@ def _check_values(out: dict, rules: Rules, bombs_by_size=None) -> None:
 
 def _ints(name, values):
     return codes_of(name, values) if name in CATEGORIES else _integers(name, values)
-
-
-def rules_to_json(r: Rules) -> dict:
-    """Every field of ``r`` as JSON values (kinds by name)."""
-    out = {}
-    for f in dataclasses.fields(r):
-        v = getattr(r, f.name)
-        if isinstance(v, frozenset):
-            v = sorted(k.name.lower() for k in v)
-        elif isinstance(v, tuple):
-            v = list(v)
-        out[f.name] = v
-    return out
-
-
-def rules_from_json(d) -> Rules:
-    """The :class:`Rules` that :func:`rules_to_json` wrote (validated as any Rules is)."""
-    if not isinstance(d, dict):
-        raise RecordError(f"rules metadata must be an object, not {short(d)}")
-    fields = {f.name for f in dataclasses.fields(Rules)}
-    unknown = set(d) - fields
-    if unknown:
-        raise RecordError(f"rules metadata has unknown field(s) {', '.join(sorted(unknown))}")
-    d = dict(d)
-    try:
-        if "kinds" in d:
-            d["kinds"] = frozenset(Kind[str(k).upper()] for k in d["kinds"])
-        for f in dataclasses.fields(Rules):
-            if isinstance(getattr(Rules, f.name), tuple) and f.name in d:
-                d[f.name] = tuple(d[f.name])
-    except (KeyError, TypeError):
-        raise RecordError(f"rules metadata holds bad kinds or tuples: {short(d)}") from None
-    return Rules(**d)
 
 
 def score_units(scores: np.ndarray) -> np.ndarray:

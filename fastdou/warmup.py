@@ -64,6 +64,7 @@ def _encoders() -> None:
 def _solver() -> None:
     pos = Position(["3455KK", "345522"])
     solve(pos)
+    Game.from_position(pos).position()                 # the engine <-> search conversions
     solve(pos, threads=2)
     perft(pos, 3)
     perft_divide(pos, 2)

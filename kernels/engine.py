@@ -203,6 +203,13 @@ def _reset(state, seed, index):
     state[G_TRUMP] = -1
 
 
+@kernel
+def reset(state, seed, index):
+    """Set ``state`` to a blank hand of deal ``index`` of ``seed``: nothing dealt, no
+    landlord, multiplier 1 (what every way of starting a hand begins from)."""
+    _reset(state, seed, index)
+
+
 @inline_kernel
 def start(state, rules, seed, index, scratch=None):
     """Set ``state`` to the start of deal ``index`` of ``seed`` (``scratch``: see
@@ -596,3 +603,13 @@ def start_from_hands(state, rules, hands, kitty, first, bright, dark):
     _begin_bidding(state, rules, first)
     if rules[R_BIDDING] == BIDDING_MARKED:
         name_landlords(state, rules, bright, dark)
+
+
+@kernel
+def start_dealt(state, rules, hands, kitty, first, bright, dark, seed, marked):
+    """:func:`start_from_hands` for deal 0 of ``seed`` (the seed of any redeal), with
+    ``marked`` the marked card (rank * 4 + suit; -1 for none) recorded."""
+    state[G_SEED] = seed
+    state[G_DEAL] = 0
+    start_from_hands(state, rules, hands, kitty, first, bright, dark)
+    state[G_MARKED] = marked

@@ -169,3 +169,20 @@ def test_two_player_deck_keeps_five_and_up():
 ], ids=repr)
 def test_bad_input(given, fragments):
     assert_invalid(given, None, fragments)
+
+
+def test_cards_sit_below_rules():
+    """Card notation checks counts against a preset's deck by name, or a Rules' own deck,
+    without importing fastdou.rules (which may then build on it)."""
+    from test_import_layers import imports, modules
+    known = modules()
+    assert "fastdou.rules" not in imports("fastdou.cards", known["fastdou.cards"], known)
+    with pytest.raises(fastdou.InvalidCardsError, match="5 of '3', but the classic deck"):
+        cards.parse("33333", "classic")
+    with pytest.raises(fastdou.InvalidCardsError, match="3 of 'B', but the four_player deck"):
+        cards.parse("BBB", FOUR_PLAYER)
+    with pytest.raises(fastdou.RulesError, match="unknown preset 'nope'"):
+        cards.parse("3", "nope")
+    with pytest.raises(fastdou.RulesError, match="a preset name or a Rules object, not 5"):
+        cards.parse("3", 5)
+    assert cards.parse("55", TWO_PLAYER)[2] == 2

@@ -69,7 +69,7 @@ def test_set_reaches_every_field(capsys, field):
     status, out, err = run(capsys, "simulate", "--deals", "20", "--rules", preset,
                            "--set", f"{field}={text}", "--json")
     assert status == 0, err
-    got = fastdou.table.rules_from_json(json.loads(out)["rules_fields"])
+    got = fastdou.Rules.from_json(json.loads(out)["rules_fields"])
     assert got == fastdou.rules(preset, **parse_sets([f"{field}={text}"]))
     if field == "four_two":
         assert not got.four_two

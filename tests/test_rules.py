@@ -268,3 +268,81 @@ def test_a_field_of_the_wrong_type_is_named_with_its_article():
         dataclasses.replace(classic, decks="2")
     with pytest.raises(fastdou.RulesError, match="name must be a str, not 3"):
         dataclasses.replace(classic, name=3)
+
+
+# ------------------------------------------------------------------ Rules' own forms
+def _house_rules():
+    out = [fastdou.rules(n, profile=p) for n in PRESETS for p in fastdou.PROFILES]
+    out += [fastdou.rules("four_player", bomb_min=5), fastdou.rules("classic").seated(2),
+            fastdou.rules("five_player").seated(3),
+            fastdou.rules("classic", doubling="farmers",
+                          bomb_factors=(1, 1, 1, 1, 3, 2, 2, 2, 2)),
+            dataclasses.replace(fastdou.rules("jinling"), name="my_house")]
+    return out
+
+
+def _full_json_as_it_was(r):
+    """Every field as JSON values, as results files have always written them."""
+    out = {}
+    for f in dataclasses.fields(r):
+        v = getattr(r, f.name)
+        out[f.name] = sorted(k.name.lower() for k in v) if isinstance(v, frozenset) else \
+            list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def _changes_as_they_were(r):
+    """The fields that differ from the preset (name and profile always), as game records
+    have always written them."""
+    base = fastdou.rules(r.name, profile=r.profile) if r.name in PRESETS else \
+        fastdou.Rules(name=r.name, profile=r.profile)
+    full, before = _full_json_as_it_was(r), _full_json_as_it_was(base)
+    return {k: v for k, v in full.items() if v != before[k] or k in ("name", "profile")}
+
+
+@pytest.mark.parametrize("r", _house_rules(), ids=lambda r: f"{r.name}-{r.profile}")
+def test_json_forms_round_trip_as_written_before(r):
+    import json
+    full, changes = r.to_json(), r.to_json(changes=True)
+    assert json.dumps(full) == json.dumps(_full_json_as_it_was(r))
+    assert json.dumps(changes) == json.dumps(_changes_as_they_were(r))
+    assert fastdou.Rules.from_json(full) == r == fastdou.Rules.from_json(changes)
+    assert fastdou.Rules.from_json(json.loads(json.dumps(full))) == r
+    assert r.to_json() == full and fastdou.Rules.from_json(full) == r
+
+
+def test_json_is_read_over_the_named_preset():
+    assert fastdou.Rules.from_json({}) == fastdou.rules("classic")
+    assert fastdou.Rules.from_json({"name": "four_player", "bomb_min": 5}) == \
+        fastdou.rules("four_player", bomb_min=5)
+    assert fastdou.Rules.from_json({"name": "classic", "profile": "douzero"}) == \
+        fastdou.rules("classic", profile="douzero")
+    assert fastdou.Rules.from_json({"name": "mine", "players": 2}) == \
+        fastdou.Rules(name="mine", players=2)
+    with pytest.raises(fastdou.RecordError, match="must be an object"):
+        fastdou.Rules.from_json(["classic"])
+    with pytest.raises(fastdou.RecordError, match="unknown field.*bomb_mn"):
+        fastdou.Rules.from_json({"name": "classic", "bomb_mn": 5})
+    with pytest.raises(fastdou.RulesError, match="unknown kind 'sol'"):
+        fastdou.Rules.from_json({"kinds": ["sol"]})
+    with pytest.raises(fastdou.RulesError, match="bombs of 9..4 cards"):
+        fastdou.Rules.from_json({"name": "classic", "bomb_min": 9})
+
+
+def test_the_kernel_array_is_built_in_rules_only():
+    """``Rules.array`` is the one place a rules array is laid out and answer_fields run."""
+    import pathlib
+    root = pathlib.Path(fastdou.__file__).parent
+    allowed = {"rules.py", "layout.py", "answer_counts.py"}
+    for path in [*root.rglob("*.py"), *pathlib.Path(K.__file__).parent.rglob("*.py")]:
+        if path.name not in allowed:
+            text = path.read_text()
+            assert "RULES_SIZE" not in text and "answer_fields" not in text, path
+
+
+def test_preset_decks_without_rules():
+    from fastdou.presets import preset_deck
+    for name in PRESETS:
+        assert (preset_deck(name) == fastdou.rules(name).deck).all()
+    with pytest.raises(fastdou.RulesError, match="unknown preset 'nope'"):
+        preset_deck("nope")

@@ -335,7 +335,7 @@ def test_simulate(deals, rules, policies, seed, threads, per_deal, first):
 # ------------------------------------------------------------------ analysis: house rules,
 # comparisons, results files, plots
 from fastdou.overrides import SETTABLE, house_rules  # noqa: E402
-from fastdou.table import rules_from_json, rules_to_json  # noqa: E402
+from fastdou.rules import Rules  # noqa: E402
 
 _set_items = st.one_of(
     st.builds(lambda f, v: f"{f}={v}", st.sampled_from(SETTABLE + ("name", "bogus", "")),
@@ -352,7 +352,7 @@ _set_items = st.one_of(
 def test_house_rules_from_text(name, profile, items):
     r = legal_or_error(house_rules, name, profile, items)
     if r is not None:
-        assert rules_from_json(rules_to_json(r)) == r
+        assert Rules.from_json(r.to_json()) == r
         assert fastdou.simulate(20, r, seed=1).summary.deals == 20
 
 
@@ -360,9 +360,9 @@ def test_house_rules_from_text(name, profile, items):
 @given(st.one_of(st.dictionaries(st.sampled_from(SETTABLE[:-1] + ("name", "x")), values,
                                  max_size=4), values))
 def test_rules_from_metadata(d):
-    r = legal_or_error(rules_from_json, d)
+    r = legal_or_error(Rules.from_json, d)
     if r is not None:
-        assert rules_from_json(rules_to_json(r)) == r
+        assert Rules.from_json(r.to_json()) == r
 
 
 @fuzz
