@@ -20,7 +20,7 @@ from fastdou.errors import ArgumentError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import state as S
 from fastdou.rules import as_rules
-from fastdou.summary import Z95, _sum_squares, wilson
+from fastdou.summary import Z95, sum_squares, wilson
 
 BLOCK = 1 << 19        # deals held in memory at once (per rotation)
 
@@ -44,8 +44,7 @@ class Comparison:
     differences: tuple
 
     def to_dict(self) -> dict:
-        from fastdou.table import rules_to_json
-        return {"rules": rules_to_json(self.rules), "deals": self.deals, "seed": self.seed,
+        return {"rules": self.rules.to_json(), "deals": self.deals, "seed": self.seed,
                 "policies": list(self.policies), "rotations": [list(r) for r in self.rotations],
                 "per_policy": list(self.per_policy), "differences": list(self.differences)}
 
@@ -118,10 +117,10 @@ def compare(policies: Sequence, deals: int, rules: RulesLike = "classic", seed: 
                 progress(done * k + (r + 1) * n)
         for i in range(k):
             total[i] += int(per[i].sum())
-            sums2[i] += _sum_squares(per[i])
+            sums2[i] += sum_squares(per[i])
             d = per[i] - per[0]
             diff[i] += int(d.sum())
-            diff2[i] += _sum_squares(d)
+            diff2[i] += sum_squares(d)
         done += n
     scale = players * S.SCORE_UNIT             # a policy's per-deal figure: units / scale
     rows = []

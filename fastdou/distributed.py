@@ -29,7 +29,7 @@ import numpy as np
 from fastdou.checks import INT64_MAX, short, whole
 from fastdou.errors import ArgumentError, PolicyError, RecordError
 from fastdou.local_run import simulate_local
-from fastdou.policies import _policy_codes, import_policy, policy_names
+from fastdou.policies import import_policy, policy_codes, policy_names
 from fastdou.results import (MANIFEST, ResultWriter, metadata, part_name, read_manifest,
                              write_manifest)
 from fastdou.rules import as_rules
@@ -127,7 +127,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a function or None, not {short(progress)}")
     names = portable_policies(policies, rules.players)
-    _policy_codes(list(names), rules)                  # bad names fail here, not on a worker
+    policy_codes(list(names), rules)                   # bad names fail here, not on a worker
     plan = chunks(first, deals, size)
     if out is not None:
         out = _dataset_folder(out, {part_name(a, n) for a, n in plan})

@@ -27,7 +27,6 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from typing import Callable
@@ -35,17 +34,18 @@ from typing import Callable
 import numba
 import numpy as np
 
+from fastdou.atomic import write_atomically
 from fastdou.checks import flag, short, whole
 from fastdou.errors import ArgumentError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import evaluation as KE
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
-from fastdou.local_run import _run
-from fastdou.policies import _policy_codes, policy_names
+from fastdou.local_run import run
+from fastdou.policies import policy_codes, policy_names
 from fastdou.rules import Rules, as_rules
 from fastdou.simulation_result import MAX_DEALS
-from fastdou.summary import Z95, _sum_squares
+from fastdou.summary import Z95, sum_squares
 
 CHUNK = 1 << 15          # deals per compiled call (each played once per turn)
 ROLES = ("landlord", "farmers", "overall")
@@ -95,9 +95,8 @@ class Evaluation:
         ``deals``, ``seed``, ``bidding``, ``turns``, ``void`` and per role (``landlord``,
         ``farmers``, ``overall``) ``games``, ``wins``, ``wp``, ``wp_ci95``, ``adp``,
         ``adp_ci95``."""
-        from fastdou.table import rules_to_json
         return {"a": self.a, "b": self.b, "rules": self.rules.name,
-                "profile": self.rules.profile, "rules_fields": rules_to_json(self.rules),
+                "profile": self.rules.profile, "rules_fields": self.rules.to_json(),
                 "deals": self.deals, "seed": self.seed, "bidding": self.bidding,
                 "turns": self.turns, "void": self.void,
                 **{role: getattr(self, role).as_dict() for role in ROLES}}
@@ -140,10 +139,10 @@ class _Sums:
         self.n += len(v)
         self.v += int(v.sum())
         self.g += int(g.sum())
-        vv, gg = _sum_squares(v), _sum_squares(g)
+        vv, gg = sum_squares(v), sum_squares(g)
         self.vv += vv
         self.gg += gg
-        self.vg += (_sum_squares(v + g) - vv - gg) // 2
+        self.vg += (sum_squares(v + g) - vv - gg) // 2
 
     def figure(self, scale: int = 1, lo=-math.inf, hi=math.inf):
         """(mean, (low, high)) of v / g / scale."""
@@ -196,22 +195,6 @@ def _check_out(out):
         raise ArgumentError(f"out folder does not exist: {folder}")
 
 
-def _write_json(data: dict, path: str) -> None:
-    """``data`` as JSON to ``path`` through a temporary file beside it (umask permissions)."""
-    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=".json",
-                               dir=os.path.dirname(os.path.abspath(path)))
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", seed: int = 0,
              bidding: bool = False, threads: int | None = None, *,
              progress: Callable[[int], None] | None = None,
@@ -239,7 +222,7 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
         _check_out(out)
     for p in (a, b):
         _check_policy(p)
-    codes, user = _policy_codes([a] + [b] * (rules.players - 1), rules)
+    codes, user = policy_codes([a] + [b] * (rules.players - 1), rules)
     pair = codes[:2].copy()                  # A's code, then B's
     turns = rules.players if mode == KE.BIDDING else 2
     kernel = KE.compiled_evaluate_range()
@@ -255,8 +238,8 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
             res = np.empty((n, turns, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, turns, rules.players), np.int64)
             errors = np.empty((n, turns), np.int64)
-            _run(play, user, pool, threads, rules.array, seed, done, pair, res, scores,
-                 errors)
+            run(play, user, pool, threads, rules.array, seed, done, pair, res, scores,
+                errors)
             if errors.any():
                 k = int(np.flatnonzero(errors.any(axis=1))[0])
                 raise PolicyError(f"deal {done + k}: a policy returned an index outside "
@@ -281,5 +264,5 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
                         deals=deals, seed=seed, bidding=mode == KE.BIDDING, turns=turns,
                         void=void, **figures)
     if out is not None:
-        _write_json(result.as_dict(), out)
+        write_atomically(out, lambda f: json.dump(result.as_dict(), f, indent=1), text=True)
     return result

@@ -16,18 +16,19 @@ from fastdou.errors import ArgumentError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
-from fastdou.policies import _policy_codes, policy_names
+from fastdou.policies import policy_codes, policy_names
 from fastdou.rules import as_rules
-from fastdou.simulation_result import CHUNK, MAX_DEALS, PER_DEAL_MAX, SimulationResult
+from fastdou import simulation_result
+from fastdou.simulation_result import MAX_DEALS, PER_DEAL_MAX, SimulationResult
 from fastdou.summary import Totals, preset_features
 
 
 def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = "random", *,
                    seed: int = 0, threads: int | None = None, per_deal: bool = False,
                    first: int = 0, progress: Callable[[int], None] | None = None,
-                   on_chunk: Callable[[dict], None] | None = None,
-                   chunk: int = CHUNK) -> SimulationResult:
-    """:func:`fastdou.simulate` without a Dask client, ``chunk`` deals per compiled call."""
+                   on_chunk: Callable[[dict], None] | None = None) -> SimulationResult:
+    """:func:`fastdou.simulate` without a Dask client, ``simulation_result.CHUNK`` deals
+    per compiled call."""
     rules = as_rules(rules)
     deals = whole("deals", deals, 1, MAX_DEALS)
     seed = whole("seed", seed)
@@ -41,20 +42,21 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
             raise ArgumentError(f"{name} must be a function or None, not {short(fn)}")
     if threads is not None:
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-    codes, user = _policy_codes(policies, rules)
+    codes, user = policy_codes(policies, rules)
     simulate_range = P.compiled_simulate_range()
     threads = numba.get_num_threads() if threads is None else threads
     totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
     kept = []
     done = 0
+    chunk = simulation_result.CHUNK     # read per call, so that tests can shrink it
     with ThreadPoolExecutor(threads) if threads > 1 and deals > 1 else nullcontext() as pool:
         while done < deals:
             n = min(chunk, deals - done)
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            _run(simulate_range, user, pool, threads, rules.array, seed, first + done, codes,
-                 res, scores, errors)
+            run(simulate_range, user, pool, threads, rules.array, seed, first + done, codes,
+                res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "
@@ -80,8 +82,8 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
                             first=first, totals=totals)
 
 
-def _run(simulate_range, user, pool, threads, rules, seed, first, codes, res, scores,
-         errors):
+def run(simulate_range, user, pool, threads, rules, seed, first, codes, res, scores,
+        errors):
     """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: one
     range of deals per thread on ``pool`` (the kernel releases the GIL), or all here without
     one. ``user``: the user policy, or None for the placeholder. An exception a user policy

@@ -26,15 +26,12 @@ from fastdou.game import Game
 from fastdou.kernels import engine as E
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
-from fastdou.kernels.policies import greedy_policy, random_policy
 from fastdou.moves import Move
-from fastdou.policies import POLICIES, _check_user_policy, import_policy, njit_policy
+from fastdou.policies import FUNCTIONS, check_user_policy, import_policy, njit_policy
 from fastdou.rules import Rules, as_rules
 
 __all__ = ["Policy", "bind", "policy"]
 
-BUILT_IN = {"random": random_policy, "greedy": greedy_policy}
-assert set(BUILT_IN) == set(POLICIES)      # the names simulate takes
 PLANNED = ("expert", "pimc")               # named by the issue, not built yet
 
 
@@ -126,16 +123,16 @@ def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
     if isinstance(p, str) and ":" in p:
         p = import_policy(p)
     if isinstance(p, str):
-        if p not in BUILT_IN:
+        if p not in FUNCTIONS:
             soon = " (expert and pimc are planned, not built yet)" if p in PLANNED else ""
             raise PolicyError(f"unknown policy {short(p)}{soon}; policies: "
-                              f"{', '.join(BUILT_IN)}, an @njit function or its import "
+                              f"{', '.join(FUNCTIONS)}, an @njit function or its import "
                               f"path 'module:function'")
-        return Policy(BUILT_IN[p], p, False, r, seed)
+        return Policy(FUNCTIONS[p], p, False, r, seed)
     if not callable(p):
         raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     njit_policy(p)
-    _check_user_policy(p, r)
+    check_user_policy(p, r)
     return Policy(p, getattr(p, "__name__", "user"), True, r, seed)
 
 

@@ -16,14 +16,14 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 import numpy as np
 
+from fastdou.atomic import write_atomically
 from fastdou.checks import short
 from fastdou.errors import ArgumentError
 from fastdou.kernels import state as S
-from fastdou.results import _umask, read_results
+from fastdou.results import read_results
 from fastdou.summary import wilson
 
 PANELS = ("Score per seat by side", "Landlord win rate by bid", "Landlord win rate by seat",
@@ -43,7 +43,7 @@ def _rates(keys, wins):
 def report_data(result) -> dict:
     """What :func:`report` shows for one result: per-seat scores by side, win rates by bid
     and by seat ``{key: (rate, lo, hi, deals)}``, multiplier shares ``{value: share}``."""
-    return _panel_data(result._kept())
+    return _panel_data(result.kept())
 
 
 def _panel_data(f) -> dict:
@@ -69,11 +69,11 @@ def report(results, labels=None, path=None):
     .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""
     results = list(results)
     # by what a result holds: SimulationResult is defined above this module
-    if not results or not all(callable(getattr(r, "_kept", None)) for r in results):
+    if not results or not all(callable(getattr(r, "kept", None)) for r in results):
         raise ArgumentError(f"plot takes SimulationResult objects, not {short(results)}")
     if labels is None:
         labels = [_label(r.rules, r.policies) for r in results]
-    return _figure([r._kept() for r in results], labels, path)
+    return _figure([r.kept() for r in results], labels, path)
 
 
 def _label(rules, policies) -> str:
@@ -169,23 +169,18 @@ def _check_path(path):
 
 
 def save(fig, path) -> None:
-    """Save ``fig`` to a temporary file beside ``path`` (umask permissions), then rename."""
+    """Save ``fig`` to ``path`` atomically (:func:`fastdou.atomic.write_atomically`)."""
     path = os.fspath(path)
     _check_path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=os.path.splitext(path)[1],
-                               dir=os.path.dirname(os.path.abspath(path)))
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as f:
-            try:
-                fig.savefig(f, format=os.path.splitext(path)[1][1:], dpi=110)
-            except ValueError as e:     # text matplotlib cannot draw, as a bad $math$ label
-                raise ArgumentError(f"cannot draw the figure: "
-                                    f"{short(str(e).strip().splitlines()[0])}") from None
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+
+    def draw(f):
+        try:
+            fig.savefig(f, format=os.path.splitext(path)[1][1:], dpi=110)
+        except ValueError as e:         # text matplotlib cannot draw, as a bad $math$ label
+            raise ArgumentError(f"cannot draw the figure: "
+                                f"{short(str(e).strip().splitlines()[0])}") from None
+
+    write_atomically(path, draw)
 
 
 def plot_files(files, output, labels=None):

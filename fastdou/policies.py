@@ -11,9 +11,12 @@ from fastdou.checks import short
 from fastdou.errors import PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
-from fastdou.kernels.policies import GREEDY, RANDOM, USER
+from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 
-POLICIES = {"random": RANDOM, "greedy": GREEDY}
+# Each built-in policy once: name -> (its code in the compiled loops, its @njit function)
+BUILT_IN = {"random": (RANDOM, random_policy), "greedy": (GREEDY, greedy_policy)}
+POLICIES = {name: code for name, (code, _) in BUILT_IN.items()}
+FUNCTIONS = {name: fn for name, (_, fn) in BUILT_IN.items()}
 
 
 def njit_policy(fn):
@@ -28,7 +31,7 @@ def _first_line(e):
     return short((str(e).splitlines() or [type(e).__name__])[0])
 
 
-def _check_user_policy(fn, rules):
+def check_user_policy(fn, rules):
     """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
     njit_policy(fn)
     state = np.zeros(S.STATE_SIZE, np.int64)
@@ -74,7 +77,7 @@ def import_policy(path: str):
     return fn
 
 
-def _policy_codes(policies, rules):
+def policy_codes(policies, rules):
     """Per-seat policy codes and the user function (or None)."""
     if isinstance(policies, str) or callable(policies):
         seats = [policies] * rules.players
@@ -99,7 +102,7 @@ def _policy_codes(policies, rules):
             if user is not None and p is not user:
                 raise PolicyError("one user policy function at most (it may look at the "
                                   "seat to act and behave differently per seat)")
-            _check_user_policy(p, rules)
+            check_user_policy(p, rules)
             user = p
             codes[s] = USER
         else:

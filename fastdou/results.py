@@ -4,8 +4,8 @@ read back (:func:`read_results`, which :func:`fastdou.load_results` wraps in a
 
 A :class:`ResultWriter` takes :func:`fastdou.simulate`'s chunks (``on_chunk``), turns them
 into the table of :mod:`fastdou.table` and writes them to a temporary file beside the
-destination (created with the user's umask), renamed over it only by :meth:`close`: an
-interrupted run leaves no file that looks complete. Formats, by extension:
+destination (:class:`fastdou.atomic.AtomicFile`), renamed over it only by :meth:`close`:
+an interrupted run leaves no file that looks complete. Formats, by extension:
 
 * ``.parquet``: one row group per chunk through pyarrow's ``ParquetWriter`` (extra
   ``parquet``); categories as dictionary columns, lz4; metadata under the schema key
@@ -20,43 +20,32 @@ interrupted run leaves no file that looks complete. Formats, by extension:
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import os
 import shutil
 import tempfile
 import zipfile
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fastdou.atomic import AtomicFile, write_atomically
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, FastdouError, RecordError
 from fastdou.extras import need
-from fastdou import interrupts
 from fastdou import table as T
-
-if TYPE_CHECKING:
-    from fastdou.rules import Rules
+from fastdou.rules import Rules
 
 FORMATS = (".parquet", ".csv", ".jsonl", ".npz")
 _COPY = 1 << 20
 _META_KEY = "fastdou"
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-
 def metadata(rules, seed: int, policies, first: int, deals: int) -> dict:
     """What a results file says about itself."""
     from fastdou import __version__
     return {"format": "fastdou-results", "schema": T.SCHEMA, "fastdou_version": __version__,
-            "rules": T.rules_to_json(rules), "seed": int(seed),
+            "rules": rules.to_json(), "seed": int(seed),
             "policies": list(policies), "first": int(first), "deals": int(deals),
             "categories": {k: list(v) for k, v in T.CATEGORIES.items()}}
 
@@ -105,19 +94,12 @@ class ResultWriter:
         if self.kind == ".parquet":
             self._pq = need("pyarrow.parquet", "parquet")
         self.path, self.rules, self.meta = path, rules, meta
-        self._tmp = None
-        self._exit = contextlib.ExitStack()
-        with interrupts.uncut():            # a signal waits until the file has its cleanup
-            try:
-                fd, self._tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=self.kind,
-                                                 dir=folder)
-            except OSError as e:
-                raise ArgumentError(f"cannot write --out file {path}: {e.strerror}") from None
-            self._exit.enter_context(interrupts.on_hard_exit(self._unlink))
         try:
-            os.fchmod(fd, 0o666 & ~_umask())    # the user's umask, not mkstemp's 0600
-            text = self.kind in (".jsonl", ".csv")
-            self._file = os.fdopen(fd, "w", newline="") if text else os.fdopen(fd, "wb")
+            self._out = AtomicFile(path, text=self.kind in (".jsonl", ".csv"))
+        except OSError as e:
+            raise ArgumentError(f"cannot write --out file {path}: {e.strerror}") from None
+        self._file = self._out.file
+        try:
             self._spools: dict = {}             # npz: column -> (spool file, dtype)
             self._parquet = None
             self._rows = 0
@@ -129,16 +111,13 @@ class ResultWriter:
                 self._csv = csv.writer(self._file, lineterminator="\n")
                 self._csv.writerow(T.names(rules))
         except BaseException:              # no temporary file outlives a failed start
-            with contextlib.suppress(OSError):
-                self._file.close() if hasattr(self, "_file") else os.close(fd)
-            self._unlink()
-            self._exit.close()
+            self._out.discard()
             raise
 
     @property
     def temporary(self) -> str:
         """The temporary file written until :meth:`close` renames it over ``path``."""
-        return self._tmp
+        return self._out.temporary
 
     def write(self, arrays: dict) -> None:
         """Append one chunk: ``simulate``'s per-deal arrays (with ``deal``)."""
@@ -195,10 +174,8 @@ class ResultWriter:
             if footer:
                 self._parquet.add_key_value_metadata(footer)
             self._parquet.close()
-        self._file.close()
-        os.replace(self._tmp, self.path)
+        self._out.commit()
         self._done = True
-        self._exit.close()
         self._close_spools()
 
     def discard(self) -> None:
@@ -213,20 +190,9 @@ class ResultWriter:
                 except Exception:
                     pass
                 self._parquet = None
-            try:
-                self._file.close()          # may fail again, as on a full disk
-            except OSError:
-                pass
             self._close_spools()
         finally:
-            self._unlink()
-            self._exit.close()
-
-    def _unlink(self) -> None:
-        """Remove the temporary file (also from the thread that ends the process on a
-        signal, so: nothing but the unlink)."""
-        with contextlib.suppress(OSError):
-            os.remove(self._tmp)
+            self._out.discard()
 
     def _close_spools(self) -> None:
         for spool, _ in self._spools.values():
@@ -326,7 +292,7 @@ def check_metadata(meta):
     first = _whole(meta, "first")
     _whole(meta, "deals", 0, 2 ** 63 - 1 - first)
     try:
-        rules = T.rules_from_json(meta["rules"])
+        rules = Rules.from_json(meta["rules"])
     except FastdouError as e:
         raise RecordError(f"metadata rules are not valid: {e}") from None
     except Exception as e:       # a field of the wrong type that Rules does not expect
@@ -510,16 +476,8 @@ def part_name(first: int, n: int) -> str:
 def write_manifest(out: str, meta: dict, parts: list) -> None:
     """Declare the dataset in folder ``out`` complete: ``meta`` (of the whole run, as
     :func:`metadata` builds it) and its part names, written last and atomically."""
-    fd, tmp = tempfile.mkstemp(prefix=".fastdou-", suffix=".json", dir=out)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w") as f:
-            json.dump(dict(meta, parts=list(parts)), f)
-        os.replace(tmp, os.path.join(out, MANIFEST))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise
+    write_atomically(os.path.join(out, MANIFEST),
+                     lambda f: json.dump(dict(meta, parts=list(parts)), f), text=True)
 
 
 def read_manifest(path):
@@ -587,7 +545,7 @@ def read_results(path: str) -> tuple:
     says, as a simulation writes it, is refused with a ``RecordError`` naming the file,
     the row and the rule."""
     _, arrays, meta = _read_checked(path)
-    rules = T.rules_from_json(meta["rules"])
+    rules = Rules.from_json(meta["rules"])
     order = np.argsort(arrays["deal"], kind="stable")
     if not np.array_equal(order, np.arange(len(order))):
         arrays = {k: v[order] for k, v in arrays.items()}

@@ -3,8 +3,8 @@
 :class:`~fastdou.SimulationResult`.
 
 The layers below, each importing only from those under it: :mod:`fastdou.policies`,
-:mod:`fastdou.results` (files), :mod:`fastdou.plots`, :mod:`fastdou.simulation_result`,
-:mod:`fastdou.local_run`, :mod:`fastdou.distributed`."""
+:mod:`fastdou.atomic` and :mod:`fastdou.results` (files), :mod:`fastdou.plots`,
+:mod:`fastdou.simulation_result`, :mod:`fastdou.local_run`, :mod:`fastdou.distributed`."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from fastdou.distributed import simulate_on_dask
 from fastdou.errors import ArgumentError
 from fastdou.hints import RulesLike
 from fastdou.local_run import simulate_local
-from fastdou.simulation_result import CHUNK, SimulationResult
+from fastdou.simulation_result import SimulationResult
 # Also looked up here: by fastdou.compare, fastdou.vector, the command line and tests
-from fastdou.policies import _policy_codes, policy_names  # noqa: F401
+from fastdou.policies import policy_codes, policy_names  # noqa: F401
 from fastdou.simulation_result import MAX_DEALS  # noqa: F401
 from fastdou.summary import wilson  # noqa: F401
 
@@ -54,4 +54,4 @@ def simulate(deals: int, rules: RulesLike = "classic", policies: object = "rando
                             "per-deal results with on_chunk= and fastdou.results.ResultWriter")
     return simulate_local(deals, rules, policies, seed=seed, threads=threads,
                           per_deal=per_deal, first=first, progress=progress,
-                          on_chunk=on_chunk, chunk=CHUNK)    # this module's: tests shrink it
+                          on_chunk=on_chunk)

@@ -52,12 +52,12 @@ class SimulationResult:
 
     def table(self) -> dict:
         """The per-deal results as the table's columns (see the README's schema)."""
-        return T.columns(self._kept(), self.rules)
+        return T.columns(self.kept(), self.rules)
 
     def save(self, path: str) -> None:
         """Write the per-deal results to ``path`` (``.parquet``, ``.csv``, ``.jsonl`` or
         ``.npz``; see :mod:`fastdou.results`), with the metadata, atomically."""
-        arrays = self._kept()
+        arrays = self.kept()
         writer = ResultWriter(path, self.rules, self.metadata())
         try:
             n = len(arrays["deal"])
@@ -88,7 +88,8 @@ class SimulationResult:
             raise ArgumentError(f"others is a list of results, not {short(others)}")
         return report([self, *others], labels=labels, path=path)
 
-    def _kept(self) -> dict:
+    def kept(self) -> dict:
+        """The per-deal arrays, or an ArgumentError if the result kept none."""
         if self.per_deal is None:
             raise ArgumentError("this result kept no per-deal arrays: simulate with "
                                 "per_deal=True, or read a results file with load_results")

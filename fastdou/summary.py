@@ -39,7 +39,7 @@ def wilson(k: int, n: int, z: float = Z95):
     return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
-def _sum_squares(a: np.ndarray) -> int:
+def sum_squares(a: np.ndarray) -> int:
     """The exact sum of squares of an int64 array, as a Python int."""
     if a.size == 0:
         return 0
@@ -57,8 +57,8 @@ def _exact_squares(res, scores, players):
     decided = res[:, _COL["winner"]] != S.SIDE_VOID
     in_team = ((res[:, _COL["team"], None] >> np.arange(players)) & 1 == 1) & decided[:, None]
     farmer = ~in_team & decided[:, None]
-    return ([_sum_squares(scores[in_team]), _sum_squares(scores[farmer])],
-            [_sum_squares(scores[:, s]) for s in range(players)])
+    return ([sum_squares(scores[in_team]), sum_squares(scores[farmer])],
+            [sum_squares(scores[:, s]) for s in range(players)])
 
 
 def _score_stats(total: int, squares: int, n: int, unit: int = S.SCORE_UNIT) -> dict:

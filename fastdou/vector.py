@@ -117,7 +117,7 @@ def encoder(name: str, rules):
 
 def _seat_codes(opponents, rules):
     """Per-seat codes (``LEARNER`` for the caller's seats) and the user policy (or None)."""
-    from fastdou.simulation import _policy_codes
+    from fastdou.simulation import policy_codes
     n = rules.players
     if opponents is None:
         seats = [None] * n
@@ -133,7 +133,7 @@ def _seat_codes(opponents, rules):
                           f"the caller's seats), not {short(opponents)}")
     if all(p is not None for p in seats):
         raise PolicyError("every seat has a policy: mark the caller's seats with None")
-    codes, user = _policy_codes([p if p is not None else "random" for p in seats], rules)
+    codes, user = policy_codes([p if p is not None else "random" for p in seats], rules)
     for s, p in enumerate(seats):
         if p is None:
             codes[s] = KV.LEARNER

@@ -51,7 +51,7 @@ def play_with_history(rules, seed, index, codes, history):
 
 
 def policy_codes(rules, policies):
-    return fastdou.simulation._policy_codes(policies, rules)[0]
+    return fastdou.simulation.policy_codes(policies, rules)[0]
 
 
 def counts_of(packed):
@@ -382,7 +382,7 @@ def test_first_and_chunking_do_not_change_results(preset, monkeypatch):
     joined = {k: np.concatenate([a.per_deal[k], b.per_deal[k]]) for k in a.per_deal}
     same_per_deal(whole.per_deal, joined)
     done = []
-    monkeypatch.setattr(fastdou.simulation, "CHUNK", 701)
+    monkeypatch.setattr("fastdou.simulation_result.CHUNK", 701)
     chunked = fastdou.simulate(N_DET, preset, seed=SEED, per_deal=True, progress=done.append)
     assert done == list(range(701, N_DET, 701)) + [N_DET]
     same_per_deal(whole.per_deal, chunked.per_deal)

@@ -47,7 +47,7 @@ def _engine_history(rules, seed, index, codes, history):
 
 
 def _codes(rules, policies):
-    return fastdou.simulation._policy_codes(policies, rules)[0]
+    return fastdou.simulation.policy_codes(policies, rules)[0]
 
 
 def first_divergence(rules, seed, index, policies, trace):

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
@@ -138,4 +139,69 @@ def test_a_signal_at_any_moment_of_a_first_compile(tmp_path, sig, helper, delay)
                                                                 [LINES[sig][1]])
     assert "Traceback" not in err and "Error" not in err
     assert quick and out == ""
+    assert os.listdir(out_file.parent) == []
+
+
+# Hooks that send the signal at one moment of writing ``fastdou evaluate --out``'s file
+EVALUATE_MOMENTS = {
+    "created": """
+        real_mkstemp, real_fchmod = tempfile.mkstemp, os.fchmod
+        def mkstemp(*a, **k):
+            made = real_mkstemp(*a, **k)
+            if k.get("prefix") == ".fastdou-":
+                os.kill(os.getpid(), SIG)
+                time.sleep(1)          # before its cleanup is registered: the signal waits
+            return made
+        def fchmod(*a):
+            time.sleep(2)              # the next step: the signal ends the process meanwhile
+            real_fchmod(*a)
+        tempfile.mkstemp, os.fchmod = mkstemp, fchmod
+    """,
+    "half-written": """
+        def dump(obj, f, **k):
+            if isinstance(obj, dict) and "overall" in obj:
+                f.write(json.dumps(obj, **k)[:40])
+                f.flush()
+                stop()
+            real_dump(obj, f, **k)
+        real_dump, json.dump = json.dump, dump
+    """,
+    "written": """
+        real_replace = os.replace
+        def replace(src, dst, *a, **k):
+            if os.path.basename(src).startswith(".fastdou-"):
+                stop()
+            return real_replace(src, dst, *a, **k)
+        os.replace = replace
+    """,
+}
+
+
+@pytest.mark.parametrize("moment,sig", [("created", signal.SIGTERM),
+                                        ("half-written", signal.SIGINT),
+                                        ("written", signal.SIGTERM)],
+                         ids=["created-TERM", "half-written-INT", "written-TERM"])
+def test_a_signal_while_evaluate_writes_out_leaves_no_file(warm_cache, tmp_path,  # noqa: F811
+                                                           moment, sig):
+    """``fastdou evaluate --out``: a signal right after the temporary file is made, half-way
+    through the JSON, or before the rename: the status and one line, and no file at all."""
+    env = cache_env(private_copy(warm_cache, tmp_path))
+    out_file = tmp_path / "out" / "figures.json"
+    out_file.parent.mkdir()
+    argv = ["evaluate", "greedy", "random", "--deals", "200", "--out", str(out_file)]
+    code = textwrap.dedent(f"""
+        import json, os, sys, tempfile, time
+        SIG = {int(sig)}
+        def stop():
+            os.kill(os.getpid(), SIG)
+            time.sleep(2)              # the signal ends the process meanwhile
+    """) + textwrap.dedent(EVALUATE_MOMENTS[moment]) + textwrap.dedent(f"""
+        from fastdou.cli import main
+        sys.exit(main({argv!r}))
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert (proc.returncode, proc.stderr.strip().splitlines()[-1:]) == (LINES[sig][0],
+                                                                       [LINES[sig][1]])
+    assert proc.stdout == ""
     assert os.listdir(out_file.parent) == []

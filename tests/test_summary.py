@@ -97,7 +97,7 @@ def test_seats_sides_and_features_from_the_per_deal_arrays(preset, policies, set
 
 def test_summary_does_not_depend_on_chunking(monkeypatch):
     whole = fastdou.simulate(5000, "five_player", seed=2).summary
-    monkeypatch.setattr(fastdou.simulation, "CHUNK", 777)
+    monkeypatch.setattr("fastdou.simulation_result.CHUNK", 777)
     assert fastdou.simulate(5000, "five_player", seed=2).summary == whole
 
 
@@ -138,7 +138,7 @@ def test_json_keys_are_stable(capsys):
                                   "anti_spring", "bombs_4", "bombs_5", "bombs_6", "bombs_7",
                                   "bombs_8"}
     assert fastdou.rules(**{"name": d["rules"]}) == \
-        fastdou.table.rules_from_json(d["rules_fields"])
+        fastdou.Rules.from_json(d["rules_fields"])
 
 
 def test_totals_exact_with_huge_scores_and_odd_bids():

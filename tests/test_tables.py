@@ -35,7 +35,7 @@ def write(path, rules, policies, deals, seed, first=0):
 @pytest.mark.parametrize("preset,sets,policies", CASES)
 def test_every_format_reads_back_exactly(tmp_path, monkeypatch, suffix, preset, sets,
                                          policies):
-    monkeypatch.setattr(fastdou.simulation, "CHUNK", 1000)     # several chunks / row groups
+    monkeypatch.setattr("fastdou.simulation_result.CHUNK", 1000)  # several chunks / row groups
     rules = fastdou.rules(preset, **sets)
     path = tmp_path / f"run{suffix}"
     ref = write(path, rules, policies, 2500, seed=9, first=123)
@@ -49,7 +49,7 @@ def test_every_format_reads_back_exactly(tmp_path, monkeypatch, suffix, preset, 
     assert back.summary == ref.summary                         # recomputed from the file
     _, meta = read_table(str(path))
     assert meta["deals"] == 2500 and meta["fastdou_version"] == fastdou.__version__
-    assert meta["rules"] == T.rules_to_json(rules)
+    assert meta["rules"] == rules.to_json()
     assert os.listdir(tmp_path) == [path.name]
 
 
@@ -75,7 +75,7 @@ def test_columns_are_flat_narrow_and_named(tmp_path):
     pd.testing.assert_frame_equal(df, ref.to_pandas(), check_categorical=False)
     assert ref.to_pandas().attrs["fastdou"]["seed"] == 1
     meta = json.loads(pq.read_schema(path).metadata[b"fastdou"])
-    assert fastdou.table.rules_from_json(meta["rules"]) == rules
+    assert fastdou.Rules.from_json(meta["rules"]) == rules
 
 
 def test_csv_and_npz_read_with_plain_tools(tmp_path):
@@ -135,5 +135,5 @@ def test_summary_recomputed_from_the_file_equals_the_printed_one(tmp_path, capsy
     printed = json.loads(capsys.readouterr().out)
     back = fastdou.load_results(str(path))
     assert back.summary.to_dict() == printed["summary"]
-    assert back.rules == fastdou.table.rules_from_json(printed["rules_fields"])
+    assert back.rules == fastdou.Rules.from_json(printed["rules_fields"])
     assert back.rules.doubling == "none"
