@@ -19,7 +19,6 @@ import numpy as np
 
 from fastdou import cards as _cards
 from fastdou import record as _record
-from fastdou._entry import entry_point
 from fastdou.checks import is_whole, seat as _seat, short, whole
 from fastdou.errors import (ArgumentError, ConcurrentUseError, GameStateError, IllegalMoveError,
                             PositionError)
@@ -27,20 +26,20 @@ from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import engine as E
+from fastdou.kernels import position_state as KP
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.packing import contains
 from fastdou.moves import Move
 from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
 from fastdou.rules import Rules, as_rules
+from fastdou.stepper import Stepper
 
 if TYPE_CHECKING:
-    from fastdou.actions import ActionTable
     from fastdou.observation import Observation
     from fastdou.position import Position
 
 _ACTIONS_HINT = 256   # a first buffer for legal actions; it grows to what a position needs
-_LOG_HINT = 128       # room for the states before this many actions; it doubles when full
 STARTS = ("bidding", "play")
 _PUSH_ERRORS = {KA.BAD_ID: "is not an action id of {rules}",
                 KA.WRONG_PHASE: "is not an action of the {phase} phase",
@@ -76,34 +75,6 @@ def _as_id(action_id) -> int:
 
 
 _INT64 = np.int64
-_IDS_CHUNK = 512      # a game's first buffer of legal ids (they go one after the other)
-_IDS_MAX = 1 << 14    # its renewals double up to this (or what one position needs)
-_STEP_ENTRY: dict = {}
-
-
-def _conforms(a, ndim: int) -> bool:
-    """Whether ``a`` is an aligned, C-contiguous, writable ``int64`` array of ``ndim``."""
-    return type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == ndim and \
-        a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
-
-
-def _step_entry(game):
-    """The compiled ``KA.step_ids`` for ``game``: Numba's entry point for its argument
-    types (``fastdou._entry``: it skips the typing of 12 arguments, about 0.5 us a call)
-    when its state and log have the types the entry point was compiled for; else the
-    dispatcher. The entry point is given only arrays of its exact types: the table and
-    rules arrays of a rules object, the ids buffers this class makes, and a state and log
-    checked here (``push_id`` makes the action id an int)."""
-    state, log = game._state, game._log
-    if not (_conforms(state, 1) and _conforms(log, 2)):
-        return KA.step_ids
-    ra, keys, key_ids, id_records, selection = game._kernel
-    ids, _, records = game._ids
-    key = (game.rules, records.dtype, ids.dtype)
-    if key not in _STEP_ENTRY:
-        _STEP_ENTRY[key] = entry_point(KA.step_ids, (state, ra, keys, key_ids, id_records,
-                                                     selection, records, ids, log, 0, 0, 0))
-    return _STEP_ENTRY[key]
 
 
 def _in_use():
@@ -124,31 +95,14 @@ def _exclusive(method):
     return exclusive
 
 
-_WRITABLE_RULES: dict = {}
-
-
-def _writable_rules(rules) -> np.ndarray:
-    """A private writable copy of ``rules.array`` (shared by games; never written)."""
-    if rules not in _WRITABLE_RULES:
-        _WRITABLE_RULES[rules] = np.array(rules.array)
-    return _WRITABLE_RULES[rules]
-
-
-class Game:
+class Game(Stepper):
     """One hand of play. Build it with :meth:`new` or :meth:`from_hands`."""
 
     def __init__(self, rules: Rules, state: np.ndarray, start: dict):
-        self.rules = rules
-        self._state = state
+        # the state, its log (row k: the state before action k), the actions (for pop and
+        # the record; an id a as ~a) and the ids' buffers: fastdou.stepper
+        Stepper.__init__(self, rules, state)
         self._start = start          # how the hand began, for the game record
-        self._log = np.empty((_LOG_HINT, S.STATE_SIZE), np.int64)  # row k: the state
-        self._actions: list = []     # before action k; the actions, for pop and the record
-        self._table = None           # the action table, fetched when ids are first used
-        self._kernel = None          # (rules array, table arrays), writable: see _id_args
-        self._step = None            # the compiled step by id: see _setup_ids
-        self._ids = None             # the legal ids are written here: (ids, read-only view,
-        self._ids_end = 0            # records scratch), each position's after the last, up
-        self._n_ids = -1             # to _ids_end; the last _n_ids are legal now (-1: unknown)
         self._actions_buf = None     # legal action records (see _records)
         self._busy = threading.RLock()  # held by the running call; the hot paths take it
                                      # inline, the others through _exclusive
@@ -217,40 +171,14 @@ class Game:
         if not isinstance(pos, Position):
             raise PositionError(f"expected a Position or its text, not {short(pos)}")
         state = E.new_state()
-        E._reset(state, 0, 0)
-        for s, counts in enumerate(pos.hands):
-            state[S.G_HANDS + s] = np.int64(np.uint64(_cards.pack(counts)))
-        state[S.G_FIRST] = pos.landlord
-        state[S.G_LANDLORD] = pos.landlord
-        state[S.G_PARTNER] = -1 if pos.partner is None else pos.partner
-        state[S.G_TEAM] = pos.team
-        state[S.G_BID] = 1
-        E.begin_play(state, pos.rules.array)
-        state[S.G_PLAYER] = pos.to_move
-        if pos.last is not None:
-            state[S.G_LAST_CARDS] = np.int64(np.uint64(pos.last.packed))
-            state[S.G_LAST_INFO] = pos.last.info
-            state[S.G_LAST_PLAYER] = pos.last_player
+        KP.state_of_position(state, pos.rules.array, pos.array(), pos.landlord)
         return cls(pos.rules, state, {"position": str(pos)})
 
     def position(self) -> Position:
         """The current :class:`~fastdou.Position` (play phase only)."""
-        from fastdou.position import Position
-        st = self._state
-        if self.phase != "play":
-            raise PositionError(f"a position is a play-phase state; the game is in its "
-                                f"{self.phase} phase")
-        if self.rules.handicap and st[S.G_GRABS] > 0:
-            raise PositionError("a two_player hand with a grab handicap has no Position "
-                                "form (a Position ends only when a hand is empty)")
-        leading = st[S.G_LAST_INFO] == 0
-        partner = int(st[S.G_PARTNER])
-        hands = [self.perfect_information_hand(s) for s in range(self.rules.players)]
-        return Position(hands, self.rules,
-                        landlord=self.landlord, partner=None if partner < 0 else partner,
-                        to_move=self.current_player,
-                        last=None if leading else self.last_move,
-                        last_player=None if leading else int(st[S.G_LAST_PLAYER]))
+        from fastdou.position import Position, state_array
+        arr = state_array(self._state, self.rules, self.phase)
+        return Position.from_array(arr, self.rules, self.landlord)
 
     # ----------------------------------------------------------------- views
     @property
@@ -380,84 +308,14 @@ class Game:
         self._n_ids = -1
         E.apply(self._state, self.rules.array, record)
 
-    def _log_row(self) -> np.ndarray:
-        """The log row for the state before the next action (the log grows when full)."""
-        k = len(self._actions)
-        if k == len(self._log):
-            self._log = np.concatenate([self._log, np.empty_like(self._log)])
-        return self._log[k]
-
     # ----------------------------------------------------------------- action ids
-    @property
-    def action_table(self) -> ActionTable:
-        """The :class:`~fastdou.ActionTable` of this game's rules."""
-        if self._table is None:
-            from fastdou.actions import action_table
-            self._table = action_table(self.rules)
-        return self._table
-
-    def _id_args(self) -> tuple:
-        """``(rules array, keys, key_ids, id_records, selection)`` as writable arrays, which
-        Numba's dispatch takes faster than the read-only public ones; never written."""
-        if self._kernel is None:
-            self._kernel = (_writable_rules(self.rules),) + self.action_table._writable
-        return self._kernel
-
-    def _setup_ids(self):
-        """Allocate the ids buffers and pick the compiled step (see ``_step_entry``)."""
-        self._id_args()
-        if self._ids is None:
-            self._new_ids(_IDS_CHUNK)
-        self._step = _step_entry(self)
-        return self._step
-
-    def _new_ids(self, room: int) -> None:
-        """A fresh buffer for the legal ids (the views handed out keep the old one)."""
-        ids = np.empty(room, np.int64)
-        view = ids.view()
-        view.flags.writeable = False
-        old = self._ids[2] if self._ids is not None else None
-        records = old if old is not None and len(old) >= room else \
-            np.empty((room, REC_WIDTH), np.uint64)
-        self._ids = (ids, view, records)
-        self._ids_end = 0
-        self._n_ids = -1
-
-    def _write_ids(self) -> int:
-        """Write the legal ids after the last ones (in a fresh buffer when they do not fit);
-        returns their count."""
-        ra, keys, key_ids, _, selection = self._kernel or self._id_args()
-        if self._ids is None:
-            self._new_ids(_IDS_CHUNK)
-        ids, _, records = self._ids
-        off = self._ids_end
-        room = min(len(ids) - off, len(records))
-        n = KA.legal_ids(self._state, ra, keys, key_ids, selection, records[:room], ids[off:])
-        if n > room:
-            self._renew_ids(n)
-            ids, _, records = self._ids
-            off = 0
-            KA.legal_ids(self._state, ra, keys, key_ids, selection, records, ids)
-        self._ids_end, self._n_ids = off + n, n
-        return n
-
-    def _renew_ids(self, n: int) -> None:
-        """A fresh buffer with room for ``n`` ids (twice the last, up to ``_IDS_MAX``)."""
-        self._new_ids(max(n, min(2 * len(self._ids[0]), _IDS_MAX)))
-        if self._step is not None:
-            self._step = _step_entry(self)
-
     def legal_action_ids(self) -> np.ndarray:
         """The ids (``int64``) of the legal actions, in :meth:`legal_actions`' order: a
         read-only array, which later steps never change (``.copy()`` it to write to it)."""
         if not self._busy.acquire(False):
             _in_use()
         try:
-            n = self._n_ids
-            if n < 0:
-                n = self._write_ids()
-            end = self._ids_end
-            return self._ids[1][end - n:end]
+            return self._legal_ids()
         finally:
             self._busy.release()
 
@@ -467,68 +325,62 @@ class Game:
         mask[self.legal_action_ids()] = True
         return mask
 
-    @_exclusive
     def play_id(self, action_id: int) -> None:
-        """Apply the action of id ``action_id`` after checking it is legal now."""
+        """Apply the action of id ``action_id`` after checking it is legal now (one of
+        :meth:`legal_action_ids`, looked for in the compiled step)."""
+        if not self._busy.acquire(False):
+            _in_use()
+        try:
+            if type(action_id) is not int:
+                action_id = int(action_id) if type(action_id) is _INT64 else \
+                    self._refused_play(action_id)
+            if self._n_ids < 0:
+                self._write_ids()
+            if self._stepped(action_id, self._n_ids) < 0:
+                self._refused_play(action_id)
+        finally:
+            self._busy.release()
+
+    def _refused_play(self, action_id) -> int:
+        """Why ``play_id`` refuses ``action_id`` (IllegalMoveError); an id of another
+        integer type that is legal now, as an int."""
         t = self.action_table
         if not t.is_action(action_id):
             raise IllegalMoveError(f"{short(action_id)} is not an action id of "
                                    f"{self.rules.name} (0..{t.size - 1})")
         if self.is_terminal():
             raise IllegalMoveError("the hand is over")
-        if not (self.legal_action_ids() == action_id).any():
-            action = t.action(action_id)
-            if isinstance(action, str):
-                raise IllegalMoveError(f"{action} (id {action_id}) is not allowed in the "
-                                       f"{self.phase} phase now")
-            raise IllegalMoveError(f"id {action_id}: " + self._why_illegal(
-                action, action.record if self.phase == "play" else None))
-        self.push_id(action_id)
+        if (self._legal_ids() == action_id).any():
+            return int(action_id)
+        action = t.action(action_id)
+        if isinstance(action, str):
+            raise IllegalMoveError(f"{action} (id {action_id}) is not allowed in the "
+                                   f"{self.phase} phase now")
+        raise IllegalMoveError(f"id {action_id}: " + self._why_illegal(
+            action, action.record if self.phase == "play" else None))
 
     def push_id(self, action_id: int) -> None:
         """Apply the action of id ``action_id`` without checking that it is legal now, as
         :meth:`push` does (only that it is an action of this phase and, in play, that the
         player holds its cards)."""
-        # The hot path of a Python agent: one lock, one compiled call, the rest in
-        # _pushed_slowly (the lock is reentrant: that may push again).
+        # The hot path of a Python agent: one lock, one compiled call (fastdou.stepper)
         if not self._busy.acquire(False):
             _in_use()
         try:
             if type(action_id) is not int:
                 action_id = int(action_id) if type(action_id) is _INT64 else _as_id(action_id)
-            step = self._step or self._setup_ids()
-            ra, keys, key_ids, id_records, selection = self._kernel
-            ids, _, records = self._ids
-            off = self._ids_end
-            try:
-                n = step(self._state, ra, keys, key_ids, id_records, selection, records, ids,
-                         self._log, action_id, len(self._actions), off)
-            except OverflowError:               # an int beyond int64: no action id
-                n = -KA.BAD_ID
-            if n < 0:
-                self._pushed_slowly(-n, action_id)
-                return
-            self._actions.append(~action_id)    # an action pushed by id is logged as ~id
-            self._ids_end = off + n
-            self._n_ids = n
+            m = self._stepped(action_id, -1)
+            if m < 0:
+                self._refused_push(-m, action_id)
         finally:
             self._busy.release()
 
-    def _pushed_slowly(self, status: int, action_id: int) -> None:
-        """``push_id`` when its step said more than the ids' count (``KA.step_ids``): the
-        ids did not fit (a fresh buffer, written when asked), the log was full (grow it and
-        step again), or why ``action_id`` was refused."""
-        if status >= KA.OVERFLOW:
-            self._actions.append(~action_id)
-            self._renew_ids(status - KA.OVERFLOW)
-        elif status == KA.LOG_FULL:
-            self._log_row()                      # grows the log
-            self.push_id(action_id)
-        elif status == KA.HAND_OVER:
+    def _refused_push(self, status: int, action_id: int) -> None:
+        """Why ``push_id`` refused ``action_id``: ``status`` as ``KA.push_id`` says."""
+        if status == KA.HAND_OVER:
             raise GameStateError("the hand is over")
-        else:
-            raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
-                rules=self.rules.name, phase=self.phase, seat=self.current_player))
+        raise IllegalMoveError(f"id {short(action_id)} " + _PUSH_ERRORS[status].format(
+            rules=self.rules.name, phase=self.phase, seat=self.current_player))
 
     @property
     @_exclusive
@@ -569,9 +421,7 @@ class Game:
         try:
             if not self._actions:
                 raise GameStateError("no action to undo")
-            action = self._actions.pop()
-            self._state[:] = self._log[len(self._actions)]
-            self._n_ids = -1
+            action = self._unstep()
         finally:
             self._busy.release()
         return ~action if _is_logged_id(action) else action
@@ -627,14 +477,13 @@ class Game:
         packed = [sum(map(lshift, h, shifts)) for h in places]
         bright, dark = landlords if landlords is not None else (0, 0)
         state = E.new_state()
-        state[S.G_SEED] = seed
-        E.start_from_hands(state, rules.array, np.array(packed[:-1], np.uint64),
-                           np.uint64(packed[-1]), first, bright, dark)
+        E.start_dealt(state, rules.array, np.array(packed[:-1], np.uint64),
+                      np.uint64(packed[-1]), int(first), int(bright), int(dark), int(seed),
+                      4 * int(mark) if mark >= 0 else -1)   # the suit does not matter to play
         begin = {"seed": seed, "hands": texts[:-1], "kitty": texts[-1], "first": first}
         if rules.bidding == "marked":
             begin["landlords"] = [bright, dark]
         if mark >= 0:
-            state[S.G_MARKED] = 4 * mark            # the suit does not matter to play
             begin["marked"] = _cards.TOKENS[mark]
         return cls(rules, state, begin)
 

@@ -57,6 +57,7 @@ WRONG_PHASE = 2   # a play id outside play, a phase action in play or another ph
 NOT_HELD = 3      # the player does not hold the cards
 HAND_OVER = 4     # the hand is over
 LOG_FULL = 5      # step_ids: no log row left for the state (nothing applied)
+NOT_LEGAL = 6     # step_ids checked: not one of the legal ids (nothing applied)
 OVERFLOW = 8      # step_ids: -(OVERFLOW + n), applied, but the n legal ids did not fit
 
 
@@ -206,15 +207,33 @@ def step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, recor
 
 
 @leaf
-def step_ids(state, rules, keys, key_ids, id_records, selection, records, out, log, a, k, off):
-    """``Game.push_id``'s one call: ``step_id`` writing the new legal ids into ``out`` from
-    index ``off``. Returns their count ``n``; or ``-status`` when nothing was applied (``a``
-    refused, or ``LOG_FULL``: ``log`` has no row ``k``); or ``-(OVERFLOW + n)`` when ``a``
-    was applied but the ``n`` ids did not all fit in ``out`` or ``records``."""
+def is_among(ids, lo, hi, a):
+    """Whether id ``a`` is one of ``ids[lo:hi]``."""
+    for i in range(lo, hi):
+        if ids[i] == a:
+            return True
+    return False
+
+
+@leaf
+def step_ids(state, table, bufs, log, extra, a, k, end, n):
+    """The one step by id of ``Game`` and the adapters (``fastdou.stepper``; ``extra``, the
+    adapters' arrays, is not read here): ``step_id`` writing the new legal ids into
+    ``ids[end:]``. ``table`` is ``(rules, keys, key_ids, id_records, selection)``, ``bufs``
+    ``(ids, records)`` (records: scratch). With ``n >= 0`` the id must be one of the legal
+    ids ``ids[end - n:end]`` (``play_id``); with ``n < 0`` only ``push_id``'s checks apply.
+    Returns the new ids' count ``m``; or ``-status`` when nothing was applied
+    (``NOT_LEGAL``, ``push_id``'s, or ``LOG_FULL``: ``log`` has no row ``k``); or
+    ``-(OVERFLOW + m)`` when ``a`` was applied but the ``m`` ids did not all fit in ``ids``
+    or ``records``."""
+    rules, keys, key_ids, id_records, selection = table
+    ids, records = bufs
+    if n >= 0 and not is_among(ids, end - n, end, a):
+        return -NOT_LEGAL
     if k >= log.shape[0]:
         return -LOG_FULL
-    n = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records,
-                out[off:])
-    if n > out.shape[0] - off or n > records.shape[0]:
-        return -(OVERFLOW + n)
-    return n
+    m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records,
+                ids[end:])
+    if m > ids.shape[0] - end or m > records.shape[0]:
+        return -(OVERFLOW + m)
+    return m

@@ -40,7 +40,7 @@ import numpy as np
 from numba.extending import overload
 
 from fastdou.kernels import engine as E
-from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id
+from fastdou.kernels.action_ids import OK, legal_ids, push_id, step_ids
 from fastdou.kernels.encoding import plane_storable, standard_plane_store
 from fastdou.kernels.jit import LEAF_OVERLOAD, first_class_kernel, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
@@ -376,27 +376,29 @@ def deal_start(state, rules, hands, kitty):
 
 
 @kernel
-def step_actions(state, rules, keys, key_ids, selection, id_records, a, records, ids,
-                 cards, played):
-    """An env step's first call: apply action id ``a`` (-1: none), then list the DouZero
-    actions of the seat to act, ``cards[:m]`` their packed cards and ``played[:m]`` the id
-    each plays (``records`` and ``ids``: scratch as long as ``cards`` and ``played``).
-    Returns ``m`` (0 once the hand is over); ``-status`` when ``a`` was refused (nothing
-    applied); ``-(OVERFLOW + n)`` when ``a`` was applied but the ``n`` legal actions do not
-    fit the scratch (list them with ``a = -1`` and more room)."""
-    if a >= 0:
-        status = push_id(state, rules, id_records, selection, a)
-        if status != OK:
-            return -status
+def group_ids(state, records, ids, cards, played):
+    """The DouZero actions of the seat to act given its legal ``records`` and their ``ids``:
+    ``cards[:m]`` their packed cards, ``played[:m]`` the id each plays (both as long as
+    ``records``). Returns ``m`` (0 once the hand is over)."""
     if state[G_PHASE] == PH_DONE:
         return 0
-    room = min(records.shape[0], ids.shape[0], cards.shape[0], played.shape[0])
-    n = legal_ids(state, rules, keys, key_ids, selection, records[:room], ids[:room])
-    if n > room:
-        return -(OVERFLOW + n)
-    m = douzero_actions(records[:n], cards, played)
+    m = douzero_actions(records, cards, played)
     for k in range(m):
         played[k] = ids[played[k]]
+    return m
+
+
+@kernel
+def step_actions(state, table, bufs, log, extra, a, k, end, n):
+    """An env step's first call (``fastdou.stepper``): ``action_ids.step_ids``, then
+    :func:`group_ids` of the new legal ids into ``extra``, ``(cards, played, count)``
+    (``cards`` and ``played`` as long as ``bufs``' records), their number into
+    ``count[0]``. Returns what ``step_ids`` returns."""
+    cards, played, count = extra
+    m = step_ids(state, table, bufs, log, extra, a, k, end, n)
+    if m >= 0:
+        ids, records = bufs
+        count[0] = group_ids(state, records[:m], ids[end:end + m], cards, played)
     return m
 
 

@@ -27,13 +27,13 @@ that is a pass too). RLCard's quirks, reproduced when ``fix`` is 0:
 
 The env's step is one call (:func:`play`, or :func:`step_into` writing into the env's
 buffers): check the id against the legal ones, apply it
-(``fastdou.kernels.action_ids.step_id``, logging the state for undo), list the next seat's
-legal ids in RLCard's order (:func:`order_ids`) and encode its observation.
+(``fastdou.kernels.action_ids.step_ids``, logging the state for undo), list the next
+seat's legal ids in RLCard's order (:func:`order_ids`) and encode its observation.
 """
 
 import numpy as np
 
-from fastdou.kernels.action_ids import legal_ids, step_id
+from fastdou.kernels.action_ids import OVERFLOW, legal_ids, step_id, step_ids
 from fastdou.kernels.engine import skip_to_play, start_from_hands
 from fastdou.kernels.jit import first_class_kernel, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import BOMB, INFO_FIELD_MASK, INFO_LENGTH_SHIFT
@@ -286,27 +286,19 @@ def play(state, rules, keys, key_ids, id_records, selection, position, a, n, log
 
 
 @leaf
-def step_into(state, rules, keys, key_ids, id_records, selection, position, records, ids,
-              log, obs, a, at, n, k, fix):
-    """:func:`play` into the caller's buffers, for the env's step from Python: refuse id
-    ``a`` (returns -1, nothing changed) unless it is among the legal ``ids[at:at + n]`` and
-    ``log`` has a row ``k``; else log the state in ``log[k]``, apply ``a``, write the next
-    seat's observation into ``obs`` and its legal ids, in RLCard's order, into
-    ``ids[at + n:]``, and return their count ``m`` (when more than fit there or in
-    ``records``, none are ordered: list them again with :func:`legal`)."""
-    legal_now = False
-    for i in range(at, at + n):
-        if ids[i] == a:
-            legal_now = True
-            break
-    if not legal_now or k >= log.shape[0]:
-        return -1
+def step_into(state, table, bufs, log, extra, a, k, end, n):
+    """``action_ids.step_ids`` for the env's step from Python (``fastdou.stepper``), then
+    the next seat's observation into ``obs`` and its legal ids, in RLCard's order, into
+    ``ids[end:end + m]``; ``extra`` is ``(position, obs, fix)``. Returns what ``step_ids``
+    returns (when the ids did not fit, none are ordered: list them again with
+    :func:`legal`)."""
+    position, obs, fix = extra
     nxt = (state[G_PLAYER] + 1) % 3
-    out = ids[at + n:at + n + records.shape[0]]
-    m = step_id(state, rules, keys, key_ids, id_records, selection, a, log, k, records, out)
-    if m < 0:
-        return -1
+    m = step_ids(state, table, bufs, log, extra, a, k, end, n)
+    if -OVERFLOW < m < 0:
+        return m
     encode_into(state, nxt, fix, obs)
-    if m <= out.shape[0]:
-        order_ids_into(state[G_LAST_INFO], id_records, position, out, m, records)
+    if m >= 0:
+        ids, records = bufs
+        order_ids_into(state[G_LAST_INFO], table[3], position, ids[end:end + m], m, records)
     return m

@@ -23,7 +23,7 @@ landlord=0)``: the landlord holds the kitty and leads, as in DouZero.
   seed gives both the same deal) or takes DouZero's deal dict; ``step(action)`` takes a
   DouZero card list and returns ``(obs, reward, done, {})`` with DouZero's rewards (from
   the landlord's side: +-1, +-2**bombs, +-(bombs + 1)); ``infoset`` is readable by DouZero's
-  own ``get_obs``. ``env.game`` is the fastdou ``Game``.
+  own ``get_obs``. ``env.game`` is the fastdou ``Game`` the env steps.
 * :func:`encode` ``(game)`` -> the dict ``get_obs`` returns (``position``, ``x_batch``,
   ``z_batch``, ``legal_actions``, ``x_no_action``, ``z``), from compiled code
   (:mod:`fastdou.kernels.douzero_encoding`, whose kernels a user's ``@njit`` code can call).
@@ -76,11 +76,11 @@ from fastdou._entry import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
-from fastdou.kernels import action_ids as KA
 from fastdou.kernels import douzero_encoding as DE
 from fastdou.kernels import state as S
 from fastdou.kernels.packing import contains
 from fastdou.rules import rules as _make_rules
+from fastdou.stepper import kernel_table
 
 RULES = _make_rules("classic", profile="douzero")
 OBJECTIVES = ("wp", "adp", "logadp")
@@ -155,38 +155,63 @@ def _reward(objective: str, landlord_won: bool, bombs: int) -> float:
     return value if landlord_won else -value
 
 
-_ARGS: list = []
 _WRITABLE: dict = {}         # rules -> a writable copy of its array
-_SCRATCH = 256               # room for legal actions to start with (more when needed)
-_CALLS: list = []            # the entry points of DE.step_actions and DE.fill
+_FILL: list = []             # the entry point of DE.fill
 
 
-def _kernel_args() -> tuple:
-    """``step_actions``' rules and table arrays, as private writable copies; never
-    written."""
-    if not _ARGS:
-        from fastdou.actions import action_table
-        table = action_table(RULES)
-        _ARGS.append(tuple(np.array(a) for a in (RULES.array, table.keys, table.key_ids,
-                                                 table.selection, table.id_records)))
-    return _ARGS[0]
-
-
-def _entry_points(args) -> tuple:
-    """The compiled entry points of ``DE.step_actions`` and ``DE.fill`` for this module's
-    arrays (``fastdou._entry``: they skip the typing of every argument, and are given only
-    arrays of the exact types they were made for, which these are)."""
-    if not _CALLS:
+def _fill_entry():
+    """The compiled entry point of ``DE.fill`` for the hand's arrays (``fastdou._entry``:
+    it skips the typing of every argument, and is given only arrays of the exact types it
+    was made for, which these are)."""
+    if not _FILL:
         state = np.zeros(S.STATE_SIZE, np.int64)
-        records = np.empty((1, 2), np.uint64)
-        ids, cards, played = (np.empty(1, t) for t in (np.int64, np.uint64, np.int64))
+        cards = np.empty(1, np.uint64)
         x = np.empty((1, DE.X_FARMER), np.float32)
         z_batch = np.empty((1, DE.Z_ROWS, DE.Z_COLS), np.float32)
         x_no, z = np.empty(1, np.int8), np.empty((DE.Z_ROWS, DE.Z_COLS), np.int8)
-        for kernel, a in ((DE.step_actions, (state, *args, -1, records, ids, cards, played)),
-                          (DE.fill, (state, cards, x, z_batch, x_no, z))):
-            _CALLS.append(entry_point(kernel, a))
-    return tuple(_CALLS)
+        _FILL.append(entry_point(DE.fill, (state, cards, x, z_batch, x_no, z)))
+    return _FILL[0]
+
+
+class _HandGame(Game):
+    """The ``Game`` of a hand, stepped by ``DE.step_actions`` (``fastdou.stepper``): each
+    step also lists the next seat's DouZero actions into ``_extra``, ``(cards, played,
+    count)``. Its start (the game record's) is made when first read."""
+
+    _KERNEL = staticmethod(DE.step_actions)
+
+    def __init__(self, state: np.ndarray, dealt: tuple, kitty: int):
+        self._deal = dealt, kitty
+        Game.__init__(self, RULES, state, None)
+
+    @property
+    def _start(self) -> dict:
+        if self._begin is None:
+            (lord, down, up), kitty = self._deal
+            self._begin = Game.from_hands(
+                [_cards.unpack(p) for p in (lord - kitty, down, up)], RULES,
+                kitty=_cards.unpack(kitty), start="play", landlord=0)._start
+        return self._begin
+
+    @_start.setter
+    def _start(self, begin) -> None:
+        self._begin = begin
+
+    def _new_ids(self, room: int) -> None:
+        Game._new_ids(self, room)
+        n = len(self._ids[2])            # the actions are grouped from the records
+        if not self._extra or len(self._extra[0]) < n:
+            self._extra = (np.empty(n, np.uint64), np.empty(n, np.int64),
+                           np.zeros(1, np.int64))
+
+    def _actions_now(self) -> int:
+        """List the seat to act's DouZero actions into ``_extra``; their number."""
+        n = self._write_ids()
+        cards, played, count = self._extra
+        end = self._ids_end
+        count[0] = DE.group_ids(self._state, self._ids[2][:n], self._ids[0][end - n:end],
+                                cards, played)
+        return int(count[0])
 
 
 _WIDTH = (DE.X_LANDLORD, DE.X_FARMER, DE.X_FARMER)     # x_batch columns by seat
@@ -194,60 +219,46 @@ _Z = (DE.Z_ROWS, DE.Z_COLS)
 
 
 class _Hand:
-    """One hand on fastdou with DouZero's view of it: a fastdou classic state array, each
-    step one compiled call (``DE.step_actions``: the action id applied and the next seat's
-    DouZero actions), a second for an env's observation (``DE.fill``: its arrays, made
-    here), and the infoset's fields kept up to date in Python (each hand, each seat's
-    played cards, the last to play, the bombs). ``game`` is a fastdou ``Game``
-    (``from_hands``, ``start="play"``) made when first read and caught up with the action
-    ids whenever read."""
+    """One hand on fastdou with DouZero's view of it: a :class:`_HandGame`, each step one
+    compiled call (``DE.step_actions``: the action id applied and the next seat's DouZero
+    actions), a second for an env's observation (``DE.fill``: its arrays, made here), and
+    the infoset's fields kept up to date in Python (each hand, each seat's played cards, the
+    last to play, the bombs). ``game`` is that ``Game``."""
 
     def __init__(self, observe: bool = True):
         self._observe = observe          # an env's observation arrays at every step
-        self._dealt = None
-        self._game = None
+        self.game = None
         self._over = False
         self.info = None
-        self._scratch(_SCRATCH)
-
-    def _scratch(self, n: int) -> None:
-        self._records = np.empty((n, 2), np.uint64)
-        self._ids, self._cards, self._played = (np.empty(n, t) for t in
-                                                 (np.int64, np.uint64, np.int64))
 
     def start(self, card_play_data) -> None:
         dealt, kitty = _check_deal(card_play_data)
-        self._dealt = dealt
-        self._packed_kitty = kitty
-        self._game = None
-        self._args = _kernel_args()
         self._state = np.empty(S.STATE_SIZE, np.int64)
-        DE.deal_start(self._state, self._args[0],
+        DE.deal_start(self._state, kernel_table(RULES)[0],
                       np.array([dealt[0] - kitty, dealt[1], dealt[2]], np.uint64),
                       np.uint64(kitty))
+        self.game = _HandGame(self._state, dealt, kitty)
         self._hands = list(dealt)        # each seat's packed cards now
         self._h = _History(list(card_play_data["three_landlord_cards"]),
                            tuple(len(_LISTS[p]) for p in dealt))
         self._last_pid = "landlord"
         self._bombs = 0
-        self._ids_played = []            # each action's id
-        self._synced = 0                 # how many of them the Game has played
         self._over = False
-        self._look(self._step(-1), 0)
+        self._look(self.game._actions_now(), 0)
 
     def _step(self, a: int) -> int:
-        """Apply action id ``a`` (-1: none) and list the next seat's actions: their
-        number, 0 once the hand is over."""
-        ra, keys, key_ids, selection, id_records = self._args
-        m = (_CALLS or _entry_points(self._args))[0](
-            self._state, ra, keys, key_ids, selection, id_records, a, self._records,
-            self._ids, self._cards, self._played)
-        return self._step_slowly(-m, a) if m < 0 else m
+        """Apply action id ``a`` (one of the legal ones) and list the next seat's actions:
+        their number, 0 once the hand is over."""
+        g = self.game
+        status = g._stepped(a, -1)
+        if status < 0:                   # unreachable: ids come from the legal actions
+            raise IllegalMoveError(f"action id {a} was refused (status {-status})")
+        return g._extra[2][0] if g._n_ids >= 0 else g._actions_now()
 
     def _look(self, m: int, t: int) -> None:
         """The seat to act after ``t`` actions, with its ``m`` actions: its infoset (and
         an env's observation)."""
-        cards = self._cards
+        cards = self.game._extra[0]
         self._legal = legal = cards[:m].tolist()
         info = self.info = InfoSet()
         info.player_position = POSITIONS[t % 3]
@@ -261,35 +272,8 @@ class _Hand:
             z_batch = np.empty((m, *_Z), np.float32)
             x_no_action = np.empty(width - DE.CARD_FEATURES, np.int8)
             z = np.empty(_Z, np.int8)
-            _CALLS[1](self._state, cards, x_batch, z_batch, x_no_action, z)
+            (_FILL or [_fill_entry()])[0](self._state, cards, x_batch, z_batch, x_no_action, z)
             self.obs_parts = x_batch, z_batch, x_no_action, z
-
-    def _step_slowly(self, status: int, a: int) -> int:
-        """``_step`` when ``step_actions`` said more: list the actions again with more
-        room; a refused id is unreachable (ids come from the legal actions)."""
-        if status < KA.OVERFLOW:
-            raise IllegalMoveError(f"action id {a} was refused (status {status})")
-        self._scratch(2 * (status - KA.OVERFLOW))
-        ra, keys, key_ids, selection, id_records = self._args
-        return _CALLS[0](self._state, ra, keys, key_ids, selection, id_records, -1,
-                         self._records, self._ids, self._cards, self._played)
-
-    @property
-    def game(self) -> Game:
-        if self._dealt is None:
-            return None
-        g = self._game
-        if g is None:
-            lord, down, up = self._dealt
-            kitty = self._packed_kitty
-            g = self._game = Game.from_hands(
-                [_cards.unpack(p) for p in (lord - kitty, down, up)], RULES,
-                kitty=_cards.unpack(kitty), start="play", landlord=0)
-            self._synced = 0
-        for a in self._ids_played[self._synced:]:
-            g.push_id(a)
-        self._synced = len(self._ids_played)
-        return g
 
     @property
     def done(self) -> bool:
@@ -297,7 +281,7 @@ class _Hand:
 
     def apply(self, action) -> bool:
         """Play a DouZero card list; returns whether the hand is over."""
-        if self._dealt is None:
+        if self.game is None:
             raise GameStateError("no hand dealt: call reset() (or card_play_init) first")
         if self._over:
             raise GameStateError("the hand is over")
@@ -309,12 +293,11 @@ class _Hand:
         if i < 0 or len(action) != len(_LISTS[packed]):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
-        a = int(self._played[i])         # the action id it plays
+        a = int(self.game._extra[1][i])  # the action id it plays
         m = self._step(a)
         acts = self._h.acts
         seat = len(acts) % 3
         acts.append(_LISTS[packed])
-        self._ids_played.append(a)
         if packed:
             self._hands[seat] -= packed
             self._h.played[seat].extend(_LISTS[packed])
@@ -379,8 +362,8 @@ class Env:
 
     @property
     def game(self) -> Game:
-        """The fastdou Game of the hand so far (caught up with the steps when read; play
-        on the Env, not on it)."""
+        """The fastdou Game of the hand, the one the Env steps (play on the Env, not on
+        it)."""
         return self._hand.game
 
     @property

@@ -65,7 +65,6 @@ from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG, register, registry
 
 from fastdou import kernels as K
-from fastdou._entry import entry_point
 from fastdou.actions import action_table
 from fastdou.cards import TOKENS
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError
@@ -73,6 +72,7 @@ from fastdou.kernels import layout as L
 from fastdou.kernels import rlcard_encoding as KR
 from fastdou.kernels import state as S
 from fastdou.rules import rules as _rules
+from fastdou.stepper import Stepper
 
 __all__ = ["Agent", "DoudizhuEnv", "ENV_ID", "rlcard_deal"]
 
@@ -164,7 +164,7 @@ class _Tables:
         self.cards = KR.card_rows(table.id_records[:self.size, L.REC_CARDS].copy())
         self.cards.setflags(write=False)        # (size, 54) int8: RLCard's _cards2array
         self.position = self._rlcard_positions()
-        self.kernel_args = table.kernel_args + (self.position,)
+        self.kernel_position = np.array(self.position)   # writable: see fastdou.stepper
 
     def _rlcard_positions(self) -> np.ndarray:
         """Each id's place in RLCard's enumeration of answers (``TYPE_CARD``'s order within a
@@ -295,37 +295,44 @@ LOG_ROWS = 256       # states logged for step_back (a classic hand has at most 1
 IDS_ROOM = 4096      # the legal ids buffer: each state's after the last (20-card hands lead a
 #                      few hundred moves); a fresh one when full, the states keep theirs
 _OBS_SIZE = (KR.LANDLORD_SIZE, KR.FARMER_SIZE, KR.FARMER_SIZE)
-_STEP = []           # KR.step_into's compiled entry point, found at the first step
 
 
-class FastdouDoudizhuGame:
-    """The game behind :class:`DoudizhuEnv`: a fastdou classic state array, its undo log and
-    the legal ids of the seat to act, with the methods RLCard's ``Env`` calls
-    (``init_game``, ``step``, ``step_back``, ``get_state``, ``is_over``, ...). Its "states"
-    are seat numbers; the env reads the rest from here."""
+class FastdouDoudizhuGame(Stepper):
+    """The game behind :class:`DoudizhuEnv`: a fastdou classic state stepped by id
+    (:class:`fastdou.stepper.Stepper`, its step ``KR.step_into``: the legal ids of the
+    seat to act in RLCard's order and its ``obs``), with the methods RLCard's ``Env``
+    calls (``init_game``, ``step``, ``step_back``, ``get_state``, ``is_over``, ...). Its
+    "states" are seat numbers; the env reads the rest from here."""
+
+    _KERNEL = staticmethod(KR.step_into)
 
     def __init__(self, allow_step_back=False, fix_quirks=False):
+        Stepper.__init__(self, _RULES, np.empty(S.STATE_SIZE, np.int64))
         self.allow_step_back = allow_step_back
         self.fix_quirks = bool(fix_quirks)
         self.np_random = np.random.RandomState()
         self.num_players = N_SEATS
         self.t = t = tables()
-        self._kargs = t.kernel_args
-        self.records = np.empty((IDS_ROOM, L.REC_WIDTH), np.uint64)      # scratch
-        self._room(IDS_ROOM)
-        self.log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)     # log[k]: before action k
-        self.st = None
+        self._log = np.empty((LOG_ROWS, S.STATE_SIZE), np.int64)
+        self._buffers()
+        self._new_ids(IDS_ROOM)
+        self._position = t.kernel_position
+        self._fix = int(self.fix_quirks)
+        self._extra = (self._position, np.empty(KR.FARMER_SIZE, np.int8), self._fix)
+        self.st = self._state    # (the same array for the game's life)
         self.over = False
         self.obs = None          # the seat to act's obs, when the last step made it
 
-    def _room(self, n):
-        """A fresh legal ids buffer with room for ``n``: ``ids[at:end]`` are the seat to
-        act's legal ids (``legal``), the next ones go after them, so no id a state holds
-        is ever written again."""
-        self.ids = np.empty(n, np.int64)
-        self.at = self.end = 0
-        if len(self.records) < n:
-            self.records = np.empty((n, L.REC_WIDTH), np.uint64)
+    def _list_ids(self, records, out):
+        """The legal ids in RLCard's order (``KR.legal``)."""
+        ra, keys, key_ids, id_records, selection = self._kernel
+        return KR.legal(self._state, ra, keys, key_ids, id_records, selection,
+                        self._position, records, out)
+
+    @property
+    def ids(self) -> np.ndarray:
+        """The buffer the legal ids are written to."""
+        return self._ids[0]
 
     # RLCard's Game interface --------------------------------------------------------
     @staticmethod
@@ -339,10 +346,9 @@ class FastdouDoudizhuGame:
     def init_game(self):
         """Deal as RLCard does from ``np_random`` and start play, the landlord at seat 0."""
         self.deck = deck = rlcard_deal(self.np_random)
-        if self.st is None:
-            self.st = np.empty(S.STATE_SIZE, np.int64)
-        KR.deal_start(self.st, _RULES_ARRAY, deck)
-        self.k = 0
+        KR.deal_start(self._state, _RULES_ARRAY, deck)
+        self._actions = []
+        self._n_ids = -1                 # the ids of the last deal stay where they are
         self.trace: list = []            # (seat, action text): RLCard's trace
         self.seen_gone = 0               # ranks the landlord ever played (RLCard's seen_cards)
         self._suits = None               # suited hands, built when asked for
@@ -380,27 +386,19 @@ class FastdouDoudizhuGame:
         """Apply id ``aid`` (an int; -1 for none) if it is legal now (else
         ``IllegalMoveError``, and nothing changes); the next seat's obs is kept in
         ``self.obs``."""
-        if self.k == len(self.log):
-            self.log = np.concatenate([self.log, np.empty_like(self.log)])
-        obs = np.empty(_OBS_SIZE[self.current + 1 if self.current < 2 else 0], np.int8)
-        keys, key_ids, id_records, selection, position = self._kargs
-        at, end, ids, records = self.at, self.end, self.ids, self.records
-        step = _STEP[0] if _STEP else _step_entry(self, obs)
-        n = step(self.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position,
-                 records, ids, self.log, obs, aid, at, end - at, self.k, self.fix_quirks)
+        seat = self.current
+        obs = np.empty(_OBS_SIZE[seat + 1 if seat < 2 else 0], np.int8)
+        self._extra = (self._position, obs, self._fix)
+        if self._n_ids < 0:
+            self._write_ids()
+        n = self._stepped(aid, self._n_ids)     # checked in the compiled step
         if n < 0:
-            if self.is_over():
+            if self.over:
                 raise GameStateError("the hand is over; call reset()")
             raise IllegalMoveError(f"{action if action is not None else aid!r} is not a "
-                                   f"legal action of seat {self.current} now")
-        self.k += 1
-        if n > len(ids) - end or n > len(records):
-            self._legal_now()
-        else:
-            self.at, self.end = end, end + n
-            self.legal = ids[end:end + n]
+                                   f"legal action of seat {seat} now")
+        self.legal = self._legal_ids()
         self.obs = obs
-        seat = self.current
         self.trace.append((seat, self.t.names[aid]))
         if seat == 0:
             self.seen_gone |= self.t.packed_int[aid]
@@ -415,12 +413,11 @@ class FastdouDoudizhuGame:
 
     def step_back(self):
         """Undo the last action; False (and nothing done) at the start of the hand."""
-        if not self.k:
+        if not self._actions:
             return False
-        self.k -= 1
-        self.st[:] = self.log[self.k]
+        self._unstep()
         self.trace = self.trace[:-1]     # a new list: states handed out keep their trace
-        self.current = int(self.st[S.G_PLAYER])
+        self.current = int(self._state[S.G_PLAYER])
         if self._suits is None:
             self._ops.append(None)
         else:
@@ -432,18 +429,8 @@ class FastdouDoudizhuGame:
         return True
 
     def _legal_now(self):
-        """List the seat to act's legal ids after the last ones (in a fresh buffer when they
-        do not fit)."""
-        keys, key_ids, id_records, selection, position = self._kargs
-        for _ in range(2):
-            room = min(len(self.ids) - self.end, len(self.records))
-            n = KR.legal(self.st, _RULES_ARRAY, keys, key_ids, id_records, selection,
-                         position, self.records[:room], self.ids[self.end:self.end + room])
-            if n <= room:
-                break
-            self._room(max(IDS_ROOM, 2 * n, len(self.ids)))
-        self.at, self.end = self.end, self.end + n
-        self.legal = self.ids[self.at:self.end]  # the seat to act's ids (never written again)
+        """List the seat to act's legal ids (after the last ones: see fastdou.stepper)."""
+        self.legal = self._legal_ids()   # the seat to act's ids (never written again)
 
     # what the env reads ------------------------------------------------------------
     def legal_ids(self, seat: int) -> np.ndarray:
@@ -517,16 +504,6 @@ class FastdouDoudizhuGame:
         if self._suits is None:
             self._suits_build()
         return " ".join(_card_name(c) for lst in self._suits[seat] for c in lst)
-
-
-def _step_entry(game, obs):
-    """``KR.step_into``'s compiled entry point for the game's buffers (``fastdou._entry``:
-    it skips the typing of 16 arguments; the arrays are this module's, of fixed types)."""
-    keys, key_ids, id_records, selection, position = game._kargs
-    _STEP.append(entry_point(KR.step_into, (
-        game.st, _RULES_ARRAY, keys, key_ids, id_records, selection, position, game.records,
-        game.ids, game.log, obs, 0, 0, 0, 0, game.fix_quirks)))
-    return _STEP[0]
 
 
 # ----------------------------------------------------------------------- the env
