@@ -8,8 +8,7 @@
 * observations: DouZero's ``get_obs`` on the infosets of those games against the compiled
   encoder (``observe``: legal actions and every array) called from an ``@njit`` loop over the
   same positions' states; the target is 50x, the gate ``ENCODER_GATE`` 40x, the target
-  less a margin for noise (measured 70x to 73x side by side, 2026-12-01: ~1.4 us a position
-  against ~100 us, most of it writing the float32 batches, ~28 KB a position on average;
+  less a margin for noise (about 1.4 us a position against DouZero's ~100 us, most of it writing the float32 batches, ~28 KB a position on average;
   each card block is one vector store, ``encoding.standard_plane_store``).
   The Python ``encode(game)`` (one call per position, building the dict and its action
   lists) is measured and reported too, not gated.

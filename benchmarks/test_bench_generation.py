@@ -66,8 +66,7 @@ def test_batch_against_the_loop(classic_leads):
     measured 0.88-0.98x on 20,000 hands, 0.89-0.95x on 200,000: the moves are streamed,
     ``kernels/records_out``), and a fresh batch, which also counts first and pays for fresh
     pages: 0.70-0.73x on 20,000 hands, 0.33x on 200,000 (256 MB a call), gated at 0.3x. The
-    three are timed in turn: timed one after the other, a CI run measured 0.53x into a
-    reused buffer, slower than the fresh batch's 0.69x, the host's speed having changed."""
+    three are timed in turn, so that a change of the machine's speed falls on all three."""
     rules = fastdou.rules("classic").array
     hands = classic_leads
     batch_rates(hands[:10], rules)
@@ -88,9 +87,8 @@ def test_batch_two_threads_against_one(classic_leads):
     the bare ratio fails at random). The gates compare with that ceiling: into a
     reused buffer the second thread first counts the hands before its part that the first
     has not generated (``kernels/batch.COUNT_COST``), at best (2 - c/(1 + c)) / 2 of the
-    ceiling (0.92 at c = 0.18). On the AMD EPYC host (2026-12-03) it measured 0.81-0.94 as
-    the best of ``THREADS_REPEAT`` rounds and 0.75 in a CI run (0.72-0.89 as the best of 9),
-    so no gate there can tell this design from one whose second thread counts every hand
+    ceiling (0.92 at c = 0.18). It has measured 0.72-0.94 as the best of ``THREADS_REPEAT``
+    rounds, so no gate there can tell this design from one whose second thread counts every hand
     before its part (1/(1 + c) = 0.85): the gate, 0.65, catches a second thread that does
     no work when the machine's two threads give 1.8x (0.55); a fresh batch counts and fills on both
     threads, but its one-thread time also pays for fresh pages, which vary more: its
@@ -159,8 +157,8 @@ def test_counting_leads_against_generating(quick, preset, size):
 @pytest.mark.parametrize("preset", ["classic", "four_player", "emperor"])
 def test_counting_responses_against_generating(quick, preset):
     """Target 3x, gated at 2.5x. A response has 2.4 moves on average, so fixed costs
-    decide, and the ratio swings from run to run: five quick runs on the AMD EPYC host
-    (2026-12-03) measured classic 3.09-3.66x, four_player 3.65-3.82x, emperor 3.94-4.07x.
+    decide, and the ratio swings from run to run (classic about 3.1-3.7x, four_player and
+    emperor up to 4x in quick runs).
     A counter that built the moves would give about 1x. ``count_responses`` counts the
     usual kinds without a branch on the kind, from what the rules decide worked out once in
     the rules array, and is inlined with nothing in it that raises, so the loop's view

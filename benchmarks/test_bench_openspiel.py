@@ -4,12 +4,10 @@
 ``push_id``) against ``dou_dizhu`` (``legal_actions`` / ``apply_action``, chance outcomes
 sampled), random play of classic hands.
 
-The issue's target is fastdou >= 3x OpenSpiel's games/s. It is not met: measured 1.5x to
-2x on the 2-core Intel Xeon, 1.27-1.46x on the AMD EPYC host (2026-12-02, the code of
-041c79a alike) and 1.16x in a CI run there, gated at ``GATE`` (ahead of OpenSpiel). How
-far fastdou can get depends on how fast the host runs Python against OpenSpiel's C++, so
-the engine's own cost is gated too, against ``NullGame`` in the same run (``NULL_GATE``:
-0.28-0.45 of its games/s measured on the AMD host). A fastdou step is one compiled call
+The target is fastdou >= 3x OpenSpiel's games/s; it is not met (docs/benchmarks.md has the
+figures), so the gate is ``GATE`` (ahead of OpenSpiel). How far fastdou can get depends on
+how fast the machine runs Python against OpenSpiel's C++, so the engine's own cost is gated
+too, against ``NullGame`` in the same run (``NULL_GATE``, a fraction of its games/s). A fastdou step is one compiled call
 (``KA.step_ids`` through Numba's entry point, about 0.13 us of argument unboxing) doing
 about 0.3 us of work (0.17 us of it listing the legal moves); the loop's own Python
 (``is_terminal``, ``legal_action_ids``, ``randrange``, indexing) costs about 0.4 us more.

@@ -57,9 +57,9 @@ with event.install_listener("numba:compile", Levels()):
     main(["simulate", "--deals", "1"])
 print(levels["functions"], levels["deepest"], levels["emit"])
 """
-MOST_FUNCTIONS, DEEPEST = 97, 8     # measured 2026-12-02: 97 and 8 (104 and 10 before)
+MOST_FUNCTIONS, DEEPEST = 97, 8     # the counts this code compiles: more means a regression
 # With the helper, this process compiles the engine's later parts while it waits (64 functions
-# when the helper is done first, 66 when they are compiled in the wait: measured 2026-12-03);
+# when the helper is done first, 66 when they are compiled in the wait);
 # more would mean that ``cold_start.engine_parts`` gave other types than the engine passes.
 MOST_HELPED = 66
 

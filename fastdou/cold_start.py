@@ -1,7 +1,7 @@
 """A cold first simulation on two cores: the move generator compiled in a helper process.
 
-On an empty Numba cache, compiling the simulation spends about 13 of its 33 s (the AMD
-EPYC host) on the move generator, ``generate.emit``, reached a few seconds in. With
+On an empty Numba cache, compiling the simulation spends about 40% of its time on the move
+generator, ``generate.emit``, reached a few seconds in (docs/benchmarks.md). With
 :func:`generator_from_helper` around that first compile, a second Python process compiles
 the generator and writes it to the cache meanwhile; this process, when it first needs the
 generator, compiles what the engine needs after it (:func:`engine_parts`) until the helper is

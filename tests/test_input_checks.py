@@ -1,4 +1,4 @@
-"""Inputs that a probe of the API and the command line (2026-12-03) found mishandled: each
+"""Inputs that a probe of the API and the command line found mishandled: each
 now gives a FastdouError naming the problem, or the right answer."""
 
 import math
