@@ -55,7 +55,7 @@ imports); ``--no-install`` fails with a one-line error instead.
 
 Usage::
 
-    python benchmarks/compare.py [--quick] [--gate] [--out FILE.json] [--json]
+    python -m benchmarks.compare [--quick] [--gate] [--out FILE.json] [--json]
                                  [--positions N] [--large N] [--games N] [--seed S]
                                  [--repeat R] [--no-install]
 """
@@ -70,8 +70,6 @@ import os
 import platform
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 import numba  # noqa: E402
 
 try:
@@ -79,14 +77,14 @@ try:
 except ImportError as e:  # pragma: no cover - an environment problem, said in one line
     sys.exit(f"compare.py: error: cannot import fastdou ({e}); run 'pip install -e .' in the "
              f"repository first")
-from corpus import deals, lead_hands, response_positions  # noqa: E402
-from crosscheck import cross_check  # noqa: E402
-from engines import (DISTRIBUTIONS, ENGINES, PROG, CompareError, douzero_deals,  # noqa: E402
+from tests.shared.corpus import deals, lead_hands, response_positions  # noqa: E402
+from benchmarks.crosscheck import cross_check  # noqa: E402
+from benchmarks.engines import (DISTRIBUTIONS, ENGINES, PROG, CompareError, douzero_deals,  # noqa: E402
                      douzero_games, douzero_lead, douzero_respond, ensure_tools, make_inputs,
                      openspiel_cpp_games, openspiel_positions, openspiel_python_games,
                      rlcard_games, rlcard_lead, rlcard_respond, tools)
-from report import format_table, gates  # noqa: E402
-from timing import (fastdou_games, fastdou_lead, fastdou_respond, generator_rows,  # noqa: E402
+from benchmarks.report import format_table, gates  # noqa: E402
+from benchmarks.timing import (fastdou_games, fastdou_lead, fastdou_respond, generator_rows,  # noqa: E402
                     openspiel_work, python_work, thread_figures, time_games)
 
 SIZES = {  # (positions, large, games for Python engines, fastdou deals)

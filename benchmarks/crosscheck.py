@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 import fastdou
-from engines import (DOUZERO_PROFILE, NAMES, OPENSPIEL_PROFILE, STANDARD, _counts,
+from benchmarks.engines import (DOUZERO_PROFILE, NAMES, OPENSPIEL_PROFILE, STANDARD, _counts,
                      douzero_lead, douzero_respond, rlcard_lead, rlcard_respond)
 from fastdou import cards as C
 from fastdou import kernels as K

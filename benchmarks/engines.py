@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 
 import fastdou
-from corpus import deals
+from tests.shared.corpus import deals
 from fastdou import cards as C
 
 PROG = "compare.py"

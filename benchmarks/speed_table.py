@@ -7,7 +7,7 @@ and docs/benchmarks.md)::
     python benchmarks/speed_table.py --run
 
 ``--check`` exits 1 when the README's table or docs/benchmarks.md is not what this script
-writes (tests/test_speed_table.py runs it); ``--write`` rewrites both from the JSON as it is.
+writes (tests/infrastructure/test_speed_table.py runs it); ``--write`` rewrites both from the JSON as it is.
 
 The machine a figure ran on is the JSON's ``machine`` (what ``compare.py`` records: the CPU,
 its cores, Numba's threads, the system) and ``versions``. The figures of the other benchmarks
@@ -33,7 +33,7 @@ END = "<!-- /speed-table -->"
 PAGE_MARK = ("<!-- written by `python benchmarks/speed_table.py --write` from "
              "benchmarks/speed.json and the script's OTHER figures; do not edit by hand -->")
 ENGINES = (("douzero", "DouZero"), ("rlcard", "RLCard"), ("openspiel", "OpenSpiel"))
-COMPARE = "python benchmarks/compare.py --out benchmarks/speed.json"
+COMPARE = "python -m benchmarks.compare --out benchmarks/speed.json"
 XEON = "2-core Intel Xeon"
 EPYC = "2-core AMD EPYC"
 
@@ -304,13 +304,13 @@ def render_page(res: dict) -> str:
         "",
         f"Command: `{COMPARE}` (full mode, a few minutes; it installs the other engines, "
         f"DouZero with `--no-deps`), or `python benchmarks/speed_table.py --run`, which also "
-        f"rewrites this page and the README's ratio table. CI runs `python "
-        f"benchmarks/compare.py --quick --gate`.",
+        f"rewrites this page and the README's ratio table. CI runs `python -m "
+        f"benchmarks.compare --quick --gate`.",
         "",
         f"Machine: {_machine(res)}.",
         "",
         f"Settings: classic rules, seed {cfg['seed']}, the same positions for every engine "
-        f"(`benchmarks/corpus.py`), each engine on its own native input built before the clock "
+        f"(`tests/shared/corpus.py`), each engine on its own native input built before the clock "
         f"starts, one thread unless said, best of {cfg['repeat']} runs; "
         f"{cfg['games']:,} random games of DouZero, RLCard and OpenSpiel from Python "
         f"({10 * cfg['games']:,} in OpenSpiel's C++), {cfg['fastdou_deals']:,} of fastdou. "
@@ -401,8 +401,8 @@ def main(argv=None):
                    help="the benchmarks page (default %(default)s)")
     args = p.parse_args(argv)
     if args.run:
-        subprocess.run([sys.executable, os.path.join(HERE, "compare.py"), "--out", args.json],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "benchmarks.compare", "--out", args.json],
+                       check=True, cwd=os.path.dirname(HERE))
     with open(args.json) as f:
         res = json.load(f)
     if args.check:

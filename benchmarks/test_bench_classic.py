@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import fastdou
-from conftest import best_time, report
-from corpus import lead_hands, response_positions
+from benchmarks.loops import best_time, report
+from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
-from loops import (
+from benchmarks.loops import (
     best_times, copy_all, count_lead_all, lead_all, on_threads, respond_all, stream_halves,
 )
 

@@ -26,8 +26,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from engines import ensure_tools
-from conftest import best_time
+from benchmarks.engines import ensure_tools
+from benchmarks.loops import best_time
 from fastdou.adapters import douzero as DZ
 from fastdou.kernels import douzero_encoding as DE
 

@@ -26,7 +26,7 @@ import time
 import numpy as np
 import pytest
 
-from engines import ensure_tools
+from benchmarks.engines import ensure_tools
 from fastdou.adapters import douzero as DZ
 
 ensure_tools()

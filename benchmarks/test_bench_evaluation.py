@@ -10,7 +10,7 @@ printed and kept in ``extra_info``. Run ``python -m pytest benchmarks/test_bench
 from functools import partial
 
 import fastdou
-from loops import best_times
+from benchmarks.loops import best_times
 
 TARGET = 0.5
 

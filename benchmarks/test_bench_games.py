@@ -13,8 +13,8 @@ import numba
 import pytest
 
 import fastdou
-from conftest import best_time
-from loops import best_times, on_threads, spin
+from benchmarks.loops import best_time
+from benchmarks.loops import best_times, on_threads, spin
 
 
 def games_per_s(deals, threads, rules="classic"):
@@ -149,9 +149,8 @@ def test_million_deals_from_the_command_line(quick):
 
 def test_compiled_over_python_reference():
     """Gate: the compiled game loop is over 20x the plain-Python reference loop
-    (tests/reference_game.py) on the same classic deals, measured in this run."""
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-    import reference_game
+    (tests/reference/reference_game.py) on the same classic deals, measured in this run."""
+    from tests.reference import reference_game
 
     rules = fastdou.rules("classic")
     deals = 40

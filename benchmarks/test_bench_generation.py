@@ -18,11 +18,11 @@ import pytest
 from numba import njit
 
 import fastdou
-from corpus import lead_hands, response_positions
+from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
 from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import generate_batch_into
-from loops import (best_times, count_lead_all, in_turn, lead_all, on_threads, respond_all,
+from benchmarks.loops import (best_times, count_lead_all, in_turn, lead_all, on_threads, respond_all,
                    stream_halves)
 
 OUT = K.new_moves(1 << 20)
@@ -136,7 +136,7 @@ def test_counting_leads_against_generating(quick, preset, size):
     rules = fastdou.rules(preset).array
     n = {"classic": 20_000, "jinling": 20_000}.get(preset, 2_000)
     if preset == "jinling":
-        from corpus import deals
+        from tests.shared.corpus import deals
         d = deals(n if quick else 10 * n, rules=preset)[:, 0]
         hands = K.pack_rows(d, np.empty(len(d), np.uint64))
     else:

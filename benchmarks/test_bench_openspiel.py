@@ -42,8 +42,8 @@ import numpy as np
 import pytest
 
 import fastdou
-from engines import openspiel_python_games
-from loops import evaluate_bots_games, in_turn, mcts_games, null_spiel_game
+from benchmarks.engines import openspiel_python_games
+from benchmarks.loops import evaluate_bots_games, in_turn, mcts_games, null_spiel_game
 
 pyspiel = pytest.importorskip("pyspiel")
 import fastdou.adapters.openspiel  # noqa: E402  (registers the games)

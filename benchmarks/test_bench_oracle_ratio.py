@@ -1,19 +1,16 @@
 """Gate: the compiled generator against the naive oracle on the same 12-card hands."""
 
-import os
-import sys
 import time
 
 import numpy as np
 
 import fastdou
-from conftest import best_time
-from corpus import deals
+from benchmarks.loops import best_time
+from tests.shared.corpus import deals
 from fastdou import kernels as K
-from loops import lead_all
+from benchmarks.loops import lead_all
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-import oracle  # noqa: E402
+from tests.reference import oracle  # noqa: E402
 
 
 def test_kernel_over_oracle():

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import fastdou  # noqa: E402
-from conftest import best_time  # noqa: E402
+from benchmarks.loops import best_time  # noqa: E402
 from fastdou.adapters import pettingzoo as fpz  # noqa: E402
 
 OVERHEAD_GATE = 2.5

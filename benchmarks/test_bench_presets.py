@@ -5,10 +5,10 @@ the exact number of moves over each seeded corpus."""
 import pytest
 
 import fastdou
-from conftest import report
-from corpus import lead_hands, response_positions
+from benchmarks.loops import report
+from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
-from loops import lead_all, respond_all
+from benchmarks.loops import lead_all, respond_all
 
 OUT = K.new_moves(1 << 20)
 CASES = [("four_player", 33), ("four_player", 25), ("emperor", 42), ("emperor", 33)]

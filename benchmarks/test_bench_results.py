@@ -8,9 +8,9 @@ import numba
 import pytest
 
 import fastdou
-from conftest import best_time
-from fastdou.results import FORMATS, ResultWriter, metadata
-from loops import best_times
+from benchmarks.loops import best_time
+from fastdou.sim.results import FORMATS, ResultWriter, metadata
+from benchmarks.loops import best_times
 
 
 def collect(deals):

@@ -3,19 +3,16 @@
 counters (node and leaf counts are deterministic) and a same-run ratio against the naive
 reference, never stored times."""
 
-import os
 import statistics
-import sys
 import time
 
 import numpy as np
 
 import fastdou
-from conftest import best_time
+from benchmarks.loops import best_time
 from fastdou import Move, Position
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-import naive_solver  # noqa: E402
+from tests.reference import naive_solver  # noqa: E402
 
 LEVEL_50 = Position(["448999TJJQQAR", "336688TAA22B"])
 NODES_LEVEL_50 = 73_070            # root search and principal line, one thread

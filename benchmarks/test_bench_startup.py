@@ -40,7 +40,7 @@ def test_startup(cache_env):
 # functions it compiles, and how deep they nest (a function is optimized again, whole, in
 # every caller that links it: the depth multiplies the compile time of what lies at the
 # bottom), and whether it compiled the move generator (a helper process compiles it,
-# ``fastdou.cold_start``, unless FASTDOU_COMPILE_HELPER=0).
+# ``fastdou.compiling.cold_start``, unless FASTDOU_COMPILE_HELPER=0).
 FIRST_SIMULATE = """
 from numba.core import event
 from fastdou.cli import main

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import fastdou
-from conftest import best_time
+from benchmarks.loops import best_time
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import engine as E
@@ -83,7 +83,7 @@ def rlcard_steps(games):
 
 def douzero_steps(games):
     """Random games through DouZero's own env (``douzero.env.env.Env``); returns steps."""
-    from engines import ensure_tools
+    from benchmarks.engines import ensure_tools
     ensure_tools()
     from douzero.env.env import Env
     env = Env("adp")

@@ -11,12 +11,12 @@ pytest.importorskip("douzero.env.move_generator")
 pytest.importorskip("rlcard.games.doudizhu.judger")
 pytest.importorskip("pyspiel")
 
-import compare  # noqa: E402
-import speed_table  # noqa: E402
-from corpus import lead_hands  # noqa: E402
-from crosscheck import _fastdou_records  # noqa: E402
-from engines import DOUZERO_PROFILE  # noqa: E402
-from report import format_table  # noqa: E402
+from benchmarks import compare  # noqa: E402
+from benchmarks import speed_table  # noqa: E402
+from tests.shared.corpus import lead_hands  # noqa: E402
+from benchmarks.crosscheck import _fastdou_records  # noqa: E402
+from benchmarks.engines import DOUZERO_PROFILE  # noqa: E402
+from benchmarks.report import format_table  # noqa: E402
 
 N = 30
 

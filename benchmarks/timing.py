@@ -7,9 +7,9 @@ from __future__ import annotations
 from functools import partial
 
 import fastdou
-from engines import STANDARD, openspiel_legal
+from benchmarks.engines import STANDARD, openspiel_legal
 from fastdou import kernels as K
-from loops import best_times, in_turn, lead_all, on_threads, respond_all, spin
+from benchmarks.loops import best_times, in_turn, lead_all, on_threads, respond_all, spin
 
 MIN_RUN_SECONDS = 0.05
 FASTDOU_RUNS = 4   # fastdou's generators run FASTDOU_RUNS times a round (each run short):

@@ -10,6 +10,8 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
+from fastdou.submodules import submodule
+
 # What ``import fastdou`` offers, imported when first used: the command line's signal
 # handling starts before Numba and the kernels are imported (fastdou.interrupts).
 _EXPORTS = {
@@ -24,13 +26,13 @@ _EXPORTS = {
     "fastdou.moves": ("Move", "MoveList", "classify"),
     "fastdou.observation": ("Observation",),
     "fastdou.rules": ("PRESETS", "PROFILES", "Rules", "rules"),
-    "fastdou.compare": ("Comparison", "compare"),
-    "fastdou.evaluation": ("Evaluation", "evaluate"),
+    "fastdou.sim.compare": ("Comparison", "compare"),
+    "fastdou.sim.evaluation": ("Evaluation", "evaluate"),
     "fastdou.players": ("Policy", "policy"),
     "fastdou.position": ("Position",),
-    "fastdou.simulation": ("simulate",),
-    "fastdou.simulation_result": ("SimulationResult", "load_results"),
-    "fastdou.summary": ("Summary",),
+    "fastdou.sim.simulation": ("simulate",),
+    "fastdou.sim.simulation_result": ("SimulationResult", "load_results"),
+    "fastdou.sim.summary": ("Summary",),
     "fastdou.solver": ("LimitError", "Solution", "min_plays", "perft", "perft_divide",
                        "solve"),
     "fastdou.vector": ("VectorEnv",),
@@ -50,13 +52,13 @@ if TYPE_CHECKING:                   # the same names, for type checkers
     from fastdou.moves import Move, MoveList, classify
     from fastdou.observation import Observation
     from fastdou.rules import PRESETS, PROFILES, Rules, rules
-    from fastdou.compare import Comparison, compare
-    from fastdou.evaluation import Evaluation, evaluate
+    from fastdou.sim.compare import Comparison, compare
+    from fastdou.sim.evaluation import Evaluation, evaluate
     from fastdou.players import Policy, policy
     from fastdou.position import Position
-    from fastdou.simulation import simulate
-    from fastdou.simulation_result import SimulationResult, load_results
-    from fastdou.summary import Summary
+    from fastdou.sim.simulation import simulate
+    from fastdou.sim.simulation_result import SimulationResult, load_results
+    from fastdou.sim.summary import Summary
     from fastdou.solver import LimitError, Solution, min_plays, perft, perft_divide, solve
     from fastdou.vector import VectorEnv
 
@@ -66,15 +68,8 @@ def __getattr__(name):
     import importlib
     if name in _WHERE:
         value = getattr(importlib.import_module(_WHERE[name]), name)
-    elif not name.startswith("_"):
-        try:
-            value = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = submodule(__name__, name)
     globals()[name] = value
     return value
 

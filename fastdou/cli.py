@@ -114,7 +114,7 @@ def _cmd_rules(args) -> int:
 
 
 def _cmd_warmup(args) -> int:
-    from fastdou.warmup import warmup
+    from fastdou.compiling.warmup import warmup
     start = time.perf_counter()
     warmup()
     print(f"kernels compiled and cached in {time.perf_counter() - start:.1f} s")
@@ -127,7 +127,7 @@ _COUNT = re.compile(r"^(\d+(\.\d*)?|\.\d+)(e[+-]?\d{1,3})?([kmg])?$")
 def _count(text: str) -> int:
     """``1M``, ``200k``, ``1e6``, ``5000`` -> a whole number of deals 1..MAX_DEALS."""
     from fastdou.checks import short
-    from fastdou.simulation import MAX_DEALS
+    from fastdou.sim.simulation import MAX_DEALS
     t = text.strip().lower().replace("_", "").replace(",", "")
     match = _COUNT.match(t) if len(t) <= 40 else None
     if match is None:
@@ -158,14 +158,14 @@ def _bar(total, unit="deal"):
 
 def _cmd_simulate(args) -> int:
     from fastdou.policies import policy_names
-    from fastdou.simulation import simulate
+    from fastdou.sim.simulation import simulate
     r = _rules(args)
     if args.workers is not None or args.scheduler is not None:
         return _simulate_on_dask(args, r)
     if args.chunk is not None:
         raise _UsageError("--chunk is for Dask runs (--scheduler or --workers)")
-    from fastdou.first_compile import compiled
-    from fastdou.results import ResultWriter, metadata
+    from fastdou.compiling.first_compile import compiled
+    from fastdou.sim.results import ResultWriter, metadata
     names = policy_names(args.policy, r.players) if isinstance(args.policy, str) \
         or len(args.policy) == r.players else ()
     writer = ResultWriter(args.out, r, metadata(r, args.seed, names, 0, args.deals)) \
@@ -227,7 +227,7 @@ def _print_summary(args, r, summary, policies) -> None:
 
 
 def _simulate_on_dask(args, r) -> int:
-    from fastdou.distributed import cluster_client, remove_leftovers, simulate_on_dask
+    from fastdou.sim.distributed import cluster_client, remove_leftovers, simulate_on_dask
     if args.out is None:
         raise _UsageError("--scheduler / --workers need --out DATASET_FOLDER: the workers "
                           "write the per-deal results there")
@@ -252,7 +252,7 @@ def _simulate_on_dask(args, r) -> int:
 
 
 def _cmd_compare(args) -> int:
-    from fastdou.compare import compare
+    from fastdou.sim.compare import compare
     r = _rules(args)
     bar = _bar(args.deals * len(args.policies), unit="game")
     try:
@@ -265,7 +265,7 @@ def _cmd_compare(args) -> int:
 
 
 def _cmd_evaluate(args) -> int:
-    from fastdou.evaluation import evaluate
+    from fastdou.sim.evaluation import evaluate
     bar = _bar(args.deals)
     try:
         result = evaluate(args.a, args.b, args.deals, _rules(args), seed=args.seed,
@@ -278,7 +278,7 @@ def _cmd_evaluate(args) -> int:
 
 
 def _cmd_plot(args) -> int:
-    from fastdou.plots import plot_files
+    from fastdou.sim.plots import plot_files
     plot_files(args.files, args.output, labels=args.labels)
     print(f"report written to {args.output}")
     return 0

@@ -6,7 +6,7 @@ The legal ids go one position after the other into one buffer (a fresh one when 
 an array of ids handed out never changes. The rules and table arrays are private writable
 copies (Numba's dispatch takes them faster than the read-only public ones; never written).
 The step is ``_KERNEL``, called through Numba's entry point for its argument types
-(:mod:`fastdou._entry`): ``kernels.action_ids.step_ids`` for a ``Game``; an adapter's
+(:mod:`fastdou.compiling.entry_points`): ``kernels.action_ids.step_ids`` for a ``Game``; an adapter's
 subclass names its own kernel, which calls ``step_ids`` and then adds its ecosystem's
 outputs into ``_extra`` (RLCard's ordered ids and ``obs``, DouZero's grouped actions).
 A step checked against the legal ids (``play_id``) is the same call, the id looked for
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastdou._entry import entry_point
+from fastdou.compiling.entry_points import entry_point
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH

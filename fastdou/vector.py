@@ -117,7 +117,7 @@ def encoder(name: str, rules):
 
 def _seat_codes(opponents, rules):
     """Per-seat codes (``LEARNER`` for the caller's seats) and the user policy (or None)."""
-    from fastdou.simulation import policy_codes
+    from fastdou.policies import policy_codes
     n = rules.players
     if opponents is None:
         seats = [None] * n

@@ -30,14 +30,14 @@ first for a ``leaf`` caller (no count taken) and then handed to a counting calle
 releases what it is given), freed the array under its owner: a ``VectorEnv`` run followed
 by ``simulate`` corrupted the heap that way. So a kernel that returns an array, or
 allocates and is reached from a leaf, is an ``nrt_kernel``: counted always
-(tests/test_refcount_flags.py checks every compiled function against this).
+(tests/kernels/test_refcount_flags.py checks every compiled function against this).
 """
 
 import numba
 from numba import njit
 
-from fastdou.numba_cache import durable_cache
-import fastdou.compile_notice  # noqa: F401  (says on stderr when kernels compile)
+from fastdou.compiling.numba_cache import durable_cache
+import fastdou.compiling.compile_notice  # noqa: F401  (says on stderr when kernels compile)
 
 
 def _cache_probe():
@@ -72,5 +72,5 @@ VOID_OVERLOAD = {"cache": CACHE, "no_cfunc_wrapper": True}
 # ``fill_batch``, ``generate_batch_into``, or a user's own ``@njit`` code) is loaded from a
 # cache where the parallel kernel was compiled by another process. Its first parallel region
 # then ran with no pool and crashed the interpreter (Numba issues 4807 and 8578;
-# tests/test_cache_order.py). So the pool starts here, once, before any kernel runs (7 ms).
+# tests/infrastructure/test_cache_order.py). So the pool starts here, once, before any kernel runs (7 ms).
 numba.get_num_threads()

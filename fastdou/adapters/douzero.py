@@ -51,7 +51,7 @@ actions differ from DouZero's env exactly when the move to beat is one of these:
   answer holds a wing trio: DouZero ranks planes by their highest trio, wings included;
   fastdou by the chain's top trio.
 
-Everything else (observations, rewards, ``done``) is the same; ``tests/test_adapter_douzero.py``
+Everything else (observations, rewards, ``done``) is the same; ``tests/adapters/test_adapter_douzero.py``
 replays random games through both and counts those cases.
 
 Infoset fields are DouZero's; lists of cards are sorted except ``played_cards`` (in play order,
@@ -72,7 +72,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou.adapters.douzero_infoset import (  # noqa: F401  (re-exported)
     _BUILD, _LIST_OF, _LISTS, FIELDS, POSITIONS, SEATS, InfoSet, _History, card_list)
-from fastdou._entry import entry_point
+from fastdou.compiling.entry_points import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
@@ -160,7 +160,7 @@ _FILL: list = []             # the entry point of DE.fill
 
 
 def _fill_entry():
-    """The compiled entry point of ``DE.fill`` for the hand's arrays (``fastdou._entry``:
+    """The compiled entry point of ``DE.fill`` for the hand's arrays (``fastdou.compiling.entry_points``:
     it skips the typing of every argument, and is given only arrays of the exact types it
     was made for, which these are)."""
     if not _FILL:

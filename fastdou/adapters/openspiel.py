@@ -50,7 +50,7 @@ play never reads) stays unset; five_player's marked card is passed on by rank
 (``Game.from_hands(marked=...)``), which is all the dark landlord's reveal reads.
 
 ``python_fastdou_classic_openspiel`` against OpenSpiel's ``dou_dizhu`` (open_spiel 2.0.2,
-``tests/test_adapter_openspiel.py`` replays deals through both): the same player ids, legal
+``tests/adapters/test_adapter_openspiel.py`` replays deals through both): the same player ids, legal
 ids and returns (base = the bid, x2 per bomb and rocket, x2 for spring or anti-spring,
 landlord +-2 stakes, farmers -+1), except where OpenSpiel's game departs from the rules
 (docs/rules.md): it lets a bomb answer the rocket; it offers no solo, pair or trio chain

@@ -2,7 +2,7 @@
 ``FastdouError`` or a correct answer, nothing else. Plus the named regressions of the
 "no input crashes the interpreter" issue.
 
-Run by tests/test_fuzz.py in a subprocess (a crash would otherwise kill the test run), and by
+Run by tests/fuzz/test_fuzz.py in a subprocess (a crash would otherwise kill the test run), and by
 .ci/run once more under ``NUMBA_BOUNDSCHECK=1``. Hypothesis is derandomized with no example
 database, so every run tries the same inputs. ``FASTDOU_FUZZ_EXAMPLES`` sets the examples
 per test.
@@ -21,7 +21,7 @@ import fastdou
 from fastdou import FastdouError, Game, Move, cards
 from fastdou import kernels as K
 from fastdou.cli import main
-from fastdou.warmup import warmup
+from fastdou.compiling.warmup import warmup
 
 EXAMPLES = int(os.environ.get("FASTDOU_FUZZ_EXAMPLES", "150"))
 fuzz = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=5000,
@@ -416,7 +416,7 @@ _words = st.one_of(st.sampled_from(_options), st.sampled_from(
        st.lists(_words, max_size=8))
 def test_command_line(tmp_path_factory, monkeypatch, capsys, command, argv):
     monkeypatch.chdir(tmp_path_factory.mktemp("cli"))
-    monkeypatch.setattr(fastdou.simulation, "MAX_DEALS", 2000)
+    monkeypatch.setattr(fastdou.sim.simulation, "MAX_DEALS", 2000)
     argv = [command] + [a.replace("/", "_") for a in argv]     # files only in the tmp dir
     if command in ("simulate", "compare") and "--deals" not in argv:
         argv += ["--deals", "100"]

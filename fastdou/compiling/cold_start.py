@@ -1,0 +1,138 @@
+"""A cold first simulation on two cores: the move generator compiled in a helper process.
+
+On an empty Numba cache, compiling the simulation spends about 40% of its time on the move
+generator, ``generate.emit``, reached a few seconds in (docs/benchmarks.md). With
+:func:`generator_from_helper` around that first compile, a second Python process compiles
+the generator and writes it to the cache meanwhile; this process, when it first needs the
+generator, compiles what the engine needs after it (:func:`engine_parts`) until the helper is
+done, then loads the generator from the cache. The code is the same either
+way (a function loaded from the cache is linked into its callers as one compiled here).
+If the helper cannot help (one core, a cache that cannot be written, a helper that fails),
+this process compiles the generator itself, as without it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
+
+HELPER = "from fastdou.compiling.cold_start import compile_generator; compile_generator()"
+WAIT_SECONDS = 300.0     # the most this process waits for the helper
+STOP_SECONDS = 5.0       # the most a stopped helper may take to finish a cache write
+
+
+def generator_signature():
+    """The argument types of ``emit`` as the engine calls it: a packed hand, a rules array,
+    a query and a record buffer."""
+    from numba import typeof, types
+
+    from fastdou import kernels as K
+    from fastdou.kernels.generate import lead_query
+    from fastdou.rules import rules
+    return (types.uint64, typeof(rules("classic").array), typeof(lead_query()),
+            typeof(K.new_moves(1)))
+
+
+def engine_parts():
+    """What the engine compiles after the generator that does not call it, with the types
+    the simulation passes: the moves' application (and through it bidding, doubling,
+    scoring) and the built-in policies. This process compiles them while it waits for the
+    helper; with other types they are compiled again when reached, as without the helper."""
+    import numpy as np
+    from numba import typeof, types
+
+    from fastdou.kernels import engine, policies
+    from fastdou.kernels.state import STATE_SIZE
+    _, rules_array, _, moves = generator_signature()
+    state = typeof(np.zeros(STATE_SIZE, np.int64))
+    choice = (state, moves, types.int64, types.uint64)
+    return [(engine.apply, (state, rules_array, types.UniTuple(types.uint64, 2), state)),
+            (policies.random_policy, choice), (policies.greedy_policy, choice)]
+
+
+def compile_generator() -> None:
+    """The helper's work: compile ``emit`` for the engine, which caches it (a signal stops
+    it, but never in the middle of writing a cache file)."""
+    from fastdou.interrupts import stopping
+    with stopping():
+        from fastdou.kernels.generate import emit
+        emit.compile(generator_signature())
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                        # not on Linux
+        return os.cpu_count() or 1
+
+
+def cache_index(dispatcher) -> str | None:
+    """The path of a cached dispatcher's index file in Numba's on-disk cache (there or not
+    yet), or None when Numba's cache layout cannot be read."""
+    try:
+        return dispatcher._cache._cache_file._index_path
+    except AttributeError:
+        return None
+
+
+def _helps(dispatcher) -> bool:
+    """Whether a helper can save this process work: two cores or more, and the dispatcher
+    has no cache file yet in a folder this process may write."""
+    index = cache_index(dispatcher)
+    if index is None or cores() < 2 or os.environ.get("FASTDOU_COMPILE_HELPER", "1") == "0":
+        return False
+    folder = os.path.dirname(index)
+    return not os.path.exists(index) and os.access(folder if os.path.isdir(folder)
+                                                   else os.path.dirname(folder), os.W_OK)
+
+
+@contextmanager
+def generator_from_helper():
+    """Within the block, the move generator's first compile waits for a helper process
+    that compiles and caches it (started here), then loads it from the cache. Set
+    ``FASTDOU_COMPILE_HELPER=0`` to compile everything in this process."""
+    from fastdou.interrupts import on_hard_exit
+    from fastdou.kernels.generate import emit
+    if emit.signatures or not _helps(emit):       # compiled in this process, or cannot help
+        yield
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this fastdou's
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    helper = subprocess.Popen([sys.executable, "-c", HELPER], env=dict(os.environ,
+                              PYTHONPATH=path), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    compile_here = emit.compile
+
+    def compile_after_helper(sig):
+        for dispatcher, args in engine_parts():    # meanwhile, what comes after it
+            if helper.poll() is not None:
+                break
+            dispatcher.compile(args)
+        try:
+            helper.wait(WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        return compile_here(sig)
+
+    emit.compile = compile_after_helper           # Numba's typing calls dispatcher.compile
+    try:
+        with on_hard_exit(helper.terminate):     # the helper ends after any cache write
+            yield
+    finally:
+        del emit.compile
+        _stop(helper)
+
+
+def _stop(helper) -> None:
+    """End the helper: SIGTERM, which it obeys once a cache file being written is whole,
+    then SIGKILL if it still runs."""
+    if helper.poll() is None:
+        helper.terminate()
+        try:
+            helper.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+    helper.wait()

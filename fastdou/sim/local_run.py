@@ -1,0 +1,122 @@
+"""A simulation on this machine: :func:`simulate_local` plays the deals in compiled code on
+several threads (each a range of deals in a kernel that releases the GIL), each deal a pure
+function of ``(seed, deal index)``, and summarises them."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import nullcontext
+from typing import Callable
+
+import numba
+import numpy as np
+
+from fastdou.checks import INT64_MAX, flag, short, whole
+from fastdou.errors import ArgumentError, PolicyError
+from fastdou.hints import RulesLike
+from fastdou.kernels import play as P
+from fastdou.kernels import state as S
+from fastdou.policies import policy_codes, policy_names
+from fastdou.rules import as_rules
+from fastdou.sim import simulation_result
+from fastdou.sim.simulation_result import MAX_DEALS, PER_DEAL_MAX, SimulationResult
+from fastdou.sim.summary import Totals, preset_features
+
+
+def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = "random", *,
+                   seed: int = 0, threads: int | None = None, per_deal: bool = False,
+                   first: int = 0, progress: Callable[[int], None] | None = None,
+                   on_chunk: Callable[[dict], None] | None = None) -> SimulationResult:
+    """:func:`fastdou.simulate` without a Dask client, ``simulation_result.CHUNK`` deals
+    per compiled call."""
+    rules = as_rules(rules)
+    deals = whole("deals", deals, 1, MAX_DEALS)
+    seed = whole("seed", seed)
+    first = whole("first", first, 0, INT64_MAX - deals)
+    per_deal = flag("per_deal", per_deal)
+    if per_deal and deals > PER_DEAL_MAX:
+        raise ArgumentError(f"per_deal=True keeps every deal in memory: at most "
+                            f"{PER_DEAL_MAX:,} deals; stream more with on_chunk=")
+    for name, fn in (("progress", progress), ("on_chunk", on_chunk)):
+        if fn is not None and not callable(fn):
+            raise ArgumentError(f"{name} must be a function or None, not {short(fn)}")
+    if threads is not None:
+        threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    codes, user = policy_codes(policies, rules)
+    simulate_range = P.compiled_simulate_range()
+    threads = numba.get_num_threads() if threads is None else threads
+    totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
+    kept = []
+    done = 0
+    chunk = simulation_result.CHUNK     # read per call, so that tests can shrink it
+    with ThreadPoolExecutor(threads) if threads > 1 and deals > 1 else nullcontext() as pool:
+        while done < deals:
+            n = min(chunk, deals - done)
+            res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
+            scores = np.empty((n, rules.players), np.int64)
+            errors = np.empty(n, np.int64)
+            run(simulate_range, user, pool, threads, rules.array, seed, first + done, codes,
+                res, scores, errors)
+            if errors.any():
+                k = int(np.flatnonzero(errors)[0])
+                raise PolicyError(f"deal {first + done + k}: a policy returned an index "
+                                  f"outside the legal actions")
+            totals.add(res, scores)
+            if per_deal:
+                kept.append((res, scores))
+            if on_chunk is not None:
+                arrays = _arrays(res, scores)
+                arrays["deal"] = np.arange(first + done, first + done + n)
+                on_chunk(arrays)
+            done += n
+            if progress is not None:
+                progress(done)
+    arrays = None
+    if per_deal:
+        arrays = _arrays(np.concatenate([k[0] for k in kept]),
+                         np.concatenate([k[1] for k in kept]))
+        arrays["deal"] = np.arange(first, first + deals)
+    return SimulationResult(rules=rules, seed=int(seed),
+                            summary=totals.summary(),
+                            per_deal=arrays, policies=policy_names(policies, rules.players),
+                            first=first, totals=totals)
+
+
+def run(simulate_range, user, pool, threads, rules, seed, first, codes, res, scores,
+        errors):
+    """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: one
+    range of deals per thread on ``pool`` (the kernel releases the GIL), or all here without
+    one. ``user``: the user policy, or None for the placeholder. An exception a user policy
+    raises becomes a PolicyError (raised once every range has stopped)."""
+    fn = P.no_user_policy if user is None else user
+    n = len(res)
+    cuts = [n * i // threads for i in range(threads + 1)]
+    ranges = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+    def play(a, b):
+        simulate_range(rules, seed, first + a, codes, res[a:b], scores[a:b], errors[a:b], fn)
+
+    try:
+        if pool is None:
+            for a, b in ranges:
+                play(a, b)
+        else:
+            futures = [pool.submit(play, a, b) for a, b in ranges]
+            wait(futures)
+            for f in futures:
+                f.result()
+    except Exception as e:
+        if user is None:
+            raise
+        cause = e.__cause__ or e.__context__ or e
+        raise PolicyError(f"policy {user.__name__} raised {type(cause).__name__}: "
+                          f"{short(str(cause))}") from None
+
+
+def _arrays(res, scores) -> dict:
+    """Per-deal arrays by result name, scores in points; each array contiguous (one
+    transposing copy: a column of ``res`` would be read with a stride of a whole row)."""
+    columns = np.ascontiguousarray(res.T)
+    arrays = {name: columns[j] for j, name in enumerate(P.RESULT_NAMES)}
+    arrays["scores"] = scores / S.SCORE_UNIT
+    return arrays

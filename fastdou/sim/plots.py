@@ -1,0 +1,193 @@
+"""Report figures of simulation results (matplotlib, extra ``plot``; headless: a bare
+``Figure`` drawn by the Agg canvas, never pyplot's global state).
+
+:func:`report` draws one figure of four panels for one result or several side by side
+(policies or rules compared), one colour per result:
+
+1. score per seat, by side: histograms of the landlord side's and the farmers' seat scores
+   in decided deals (landlord side solid, farmers dashed);
+2. landlord win rate by winning bid, with 95% intervals;
+3. landlord win rate by landlord seat, with 95% intervals;
+4. multiplier distribution: the share of decided deals at each multiplier.
+
+:func:`report_data` computes what the panels show (tests compare the figure with it).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from fastdou.atomic import write_atomically
+from fastdou.checks import short
+from fastdou.errors import ArgumentError
+from fastdou.kernels import state as S
+from fastdou.sim.results import read_results
+from fastdou.sim.summary import wilson
+
+PANELS = ("Score per seat by side", "Landlord win rate by bid", "Landlord win rate by seat",
+          "Multiplier distribution")
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def _rates(keys, wins):
+    out = {}
+    for k in np.unique(keys):
+        m = keys == k
+        n, w = int(m.sum()), int(wins[m].sum())
+        out[int(k)] = (w / n, *wilson(w, n), n)
+    return out
+
+
+def report_data(result) -> dict:
+    """What :func:`report` shows for one result: per-seat scores by side, win rates by bid
+    and by seat ``{key: (rate, lo, hi, deals)}``, multiplier shares ``{value: share}``."""
+    return _panel_data(result.kept())
+
+
+def _panel_data(f) -> dict:
+    """:func:`report_data` of the per-deal arrays ``f``."""
+    decided = f["winner"] != S.SIDE_VOID
+    players = f["scores"].shape[1]
+    in_team = (f["team"][:, None] >> np.arange(players)) & 1 == 1
+    scores = f["scores"][decided]
+    team = in_team[decided]
+    won = f["winner"][decided] == S.SIDE_LANDLORD
+    mult = f["multiplier"][decided]
+    values, counts = np.unique(mult, return_counts=True)
+    return {"landlord_scores": scores[team], "farmer_scores": scores[~team],
+            "by_bid": _rates(f["bid"][decided], won),
+            "by_seat": _rates(f["landlord"][decided], won),
+            "multiplier": {int(v): c / len(mult) for v, c in zip(values, counts)},
+            "decided": int(decided.sum())}
+
+
+def report(results, labels=None, path=None):
+    """One figure for ``results`` (SimulationResult objects with per-deal arrays), labelled
+    by ``labels`` (default: their policies and rules). Saved to ``path`` if given (.png,
+    .svg or .pdf, atomically, with the user's umask). Returns the matplotlib Figure."""
+    results = list(results)
+    # by what a result holds: SimulationResult is defined above this module
+    if not results or not all(callable(getattr(r, "kept", None)) for r in results):
+        raise ArgumentError(f"plot takes SimulationResult objects, not {short(results)}")
+    if labels is None:
+        labels = [_label(r.rules, r.policies) for r in results]
+    return _figure([r.kept() for r in results], labels, path)
+
+
+def _label(rules, policies) -> str:
+    return f"{rules.name} {','.join(policies)}"
+
+
+def _figure(runs, labels, path):
+    """:func:`report` of ``runs``, each one result's per-deal arrays."""
+    from fastdou.extras import need
+    need("matplotlib", "plot")
+    from matplotlib.figure import Figure
+    if not isinstance(labels, (list, tuple)) or len(labels) != len(runs) or \
+            not all(isinstance(x, str) for x in labels):
+        raise ArgumentError(f"one text label per result: {len(runs)} results, labels "
+                            f"{short(labels)}")
+    if path is not None:
+        _check_path(path)
+    data = [_panel_data(f) for f in runs]
+    if not any(d["decided"] for d in data):
+        raise ArgumentError("nothing to plot: no deal was decided (all void)")
+    fig = Figure(figsize=(12, 8.5), layout="constrained")
+    axes = fig.subplots(2, 2).ravel()
+    for ax, title in zip(axes, PANELS):
+        ax.set_title(title)
+    colours = [f"C{i % 10}" for i in range(len(runs))]
+    _score_panel(axes[0], data, labels, colours)
+    _rate_panel(axes[1], data, labels, colours, "by_bid", "winning bid")
+    _rate_panel(axes[2], data, labels, colours, "by_seat", "landlord seat")
+    _share_panel(axes[3], data, labels, colours)
+    fig.suptitle(" vs ".join(labels) if len(labels) > 1 else labels[0])
+    if path is not None:
+        save(fig, path)
+    return fig
+
+
+def _score_panel(ax, data, labels, colours):
+    both = np.concatenate([np.concatenate([d["landlord_scores"], d["farmer_scores"]])
+                           for d in data])
+    lo, hi = np.percentile(both, [0.5, 99.5]) if both.size else (0, 1)
+    bins = np.linspace(lo, hi if hi > lo else lo + 1, 41)
+    for d, label, c in zip(data, labels, colours):
+        for key, style, side in (("landlord_scores", "-", "landlord side"),
+                                 ("farmer_scores", "--", "farmers")):
+            if d[key].size:
+                ax.hist(d[key], bins=bins, histtype="step", linestyle=style, color=c,
+                        density=True, label=f"{label}: {side}")
+    ax.set_xlabel("score per seat (points; central 99%)")
+    ax.set_ylabel("density")
+    ax.legend(fontsize="small")
+
+
+def _rate_panel(ax, data, labels, colours, key, xlabel):
+    keys = sorted({k for d in data for k in d[key]})
+    width = 0.8 / len(data)
+    for i, (d, label, c) in enumerate(zip(data, labels, colours)):
+        ks = [k for k in keys if k in d[key]]
+        x = np.array([keys.index(k) for k in ks]) + (i - (len(data) - 1) / 2) * width
+        rate = np.array([d[key][k][0] for k in ks])
+        err = np.array([[rate[j] - d[key][k][1], d[key][k][2] - rate[j]]
+                        for j, k in enumerate(ks)]).reshape(-1, 2).T
+        ax.bar(x, rate, width, yerr=err, color=c, label=label, capsize=2)
+    ax.set_xticks(range(len(keys)), [str(k) for k in keys])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("landlord win rate")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize="small")
+
+
+def _share_panel(ax, data, labels, colours):
+    keys = sorted({k for d in data for k in d["multiplier"]})
+    width = 0.8 / len(data)
+    for i, (d, label, c) in enumerate(zip(data, labels, colours)):
+        ks = [k for k in keys if k in d["multiplier"]]
+        x = np.array([keys.index(k) for k in ks]) + (i - (len(data) - 1) / 2) * width
+        ax.bar(x, [d["multiplier"][k] for k in ks], width, color=c, label=label)
+    ax.set_xticks(range(len(keys)), [str(k) for k in keys],
+                  rotation=90 if len(keys) > 12 else 0)
+    ax.set_xlabel("multiplier")
+    ax.set_ylabel("share of decided deals")
+    ax.set_yscale("log")
+    ax.legend(fontsize="small")
+
+
+def _check_path(path):
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).endswith(FORMATS):
+        raise ArgumentError(f"a figure file ends in {', '.join(FORMATS)}, not {short(path)}")
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    if not os.path.isdir(folder):
+        raise ArgumentError(f"figure folder does not exist: {folder}")
+    if name in FORMATS:
+        raise ArgumentError(f"a figure file needs a name before its extension, not "
+                            f"{short(path)}")
+
+
+def save(fig, path) -> None:
+    """Save ``fig`` to ``path`` atomically (:func:`fastdou.atomic.write_atomically`)."""
+    path = os.fspath(path)
+    _check_path(path)
+
+    def draw(f):
+        try:
+            fig.savefig(f, format=os.path.splitext(path)[1][1:], dpi=110)
+        except ValueError as e:         # text matplotlib cannot draw, as a bad $math$ label
+            raise ArgumentError(f"cannot draw the figure: "
+                                f"{short(str(e).strip().splitlines()[0])}") from None
+
+    write_atomically(path, draw)
+
+
+def plot_files(files, output, labels=None):
+    """``fastdou plot``: read each results file and draw one report to ``output``."""
+    _check_path(output)
+    runs = [read_results(f) for f in files]
+    if labels is None:
+        labels = [os.path.basename(os.path.normpath(f)) for f in files] if len(files) > 1 \
+            else [_label(rules, meta["policies"]) for _, rules, meta in runs]
+    return _figure([arrays for arrays, _, _ in runs], labels, output)

@@ -1,0 +1,1 @@
+"""RLCard, DouZero, OpenSpiel and PettingZoo adapters against the real packages."""

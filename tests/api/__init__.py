@@ -1,0 +1,1 @@
+"""The public Python API: cards, moves, rules, positions, the solver, policies."""

@@ -1,0 +1,1 @@
+"""The compiled game engine, Game by ids, observations and VectorEnv."""

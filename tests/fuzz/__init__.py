@@ -1,0 +1,1 @@
+"""Property and fuzz tests."""

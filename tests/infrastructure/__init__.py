@@ -1,0 +1,1 @@
+"""Caches, compile notices, cold start, imports, extras and signals."""

@@ -1,0 +1,1 @@
+"""Move generation, counting and search kernels against the references."""

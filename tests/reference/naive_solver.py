@@ -1,0 +1,98 @@
+"""The naive reference solver, perft and min_plays: plain Python over ``tests/reference/oracle.py``.
+
+Deliberately simple: a state is ``(hands, to_move, last, last_player)`` with hands as count
+tuples and ``last`` an oracle move tuple (None while leading); every action is listed by the
+oracle (which tries every sub-multiset of the hand), played by :func:`play`, and the game
+value is plain negamax with a dict of solved states. Use it on small positions only.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tests.reference import oracle
+
+PASS = None
+
+
+@lru_cache(maxsize=None)
+def _leads(hand, rules):
+    return tuple(sorted(oracle.leading_moves(hand, rules)))
+
+
+def actions(state, rules):
+    """Every legal action: the pass (None) first unless leading, then every move."""
+    hands, to_move, last, _ = state
+    leads = _leads(hands[to_move], rules)
+    if last is None:
+        return list(leads)
+    return [PASS] + [m for m in leads if oracle.beats(m, last, rules)]
+
+
+def play(state, action):
+    """(the next state, the seat that went out or None)."""
+    hands, p, last, last_player = state
+    nxt = (p + 1) % len(hands)
+    if action is PASS:
+        if nxt == last_player:                       # all others passed: a new trick
+            return (hands, nxt, None, None), None
+        return (hands, nxt, last, last_player), None
+    left = tuple(h - c for h, c in zip(hands[p], action[0]))
+    hands = hands[:p] + (left,) + hands[p + 1:]
+    return (hands, nxt, action, p), (p if sum(left) == 0 else None)
+
+
+class Naive:
+    """Exact negamax for one rules object and landlord side ``team`` (a set of seats)."""
+
+    def __init__(self, rules, team):
+        self.rules = rules
+        self.team = frozenset(team)
+        self.memo = {}
+
+    def side(self, seat):
+        return seat in self.team
+
+    def action_wins(self, state, action) -> bool:
+        """Whether ``action`` wins for the side of the seat to act."""
+        me = self.side(state[1])
+        child, out = play(state, action)
+        if out is not None:
+            return True
+        return self.wins(child) == (self.side(child[1]) == me)
+
+    def wins(self, state) -> bool:
+        """Whether the side of the seat to act wins."""
+        if state not in self.memo:
+            self.memo[state] = any(self.action_wins(state, a)
+                                   for a in actions(state, self.rules))
+        return self.memo[state]
+
+    def winning_moves(self, state) -> list:
+        return [a for a in actions(state, self.rules) if self.action_wins(state, a)]
+
+
+def perft(state, depth, rules) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for a in actions(state, rules):
+        child, out = play(state, a)
+        if depth == 1:
+            total += 1
+        elif out is None:
+            total += perft(child, depth - 1, rules)
+    return total
+
+
+def min_plays(hand, rules) -> int:
+    """The fewest leads that empty ``hand``: the minimum over every first lead."""
+    hand = tuple(int(c) for c in hand)
+
+    @lru_cache(maxsize=None)
+    def best(h):
+        if sum(h) == 0:
+            return 0
+        return 1 + min(best(tuple(a - b for a, b in zip(h, m[0]))) for m in _leads(h, rules))
+
+    return best(hand)

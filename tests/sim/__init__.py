@@ -1,0 +1,1 @@
+"""Simulation: summaries, results files, Dask, plots and evaluation."""
