@@ -101,6 +101,16 @@ class Stepper:
                                                self._log, self._extra, 0, 0, 0, 0))
         return _ENTRY[key]
 
+    def _take_over(self, other: "Stepper") -> None:
+        """Step on in ``other``'s table arrays, ids buffers, ``_extra`` and compiled step
+        (``other`` of this class and rules, this stepper's state and log fresh), the ids
+        after ``other``'s last ones, so no array handed out changes; ``other`` makes fresh
+        ones when next used."""
+        self._kernel, self._ids, self._bufs = other._kernel, other._ids, other._bufs
+        self._ids_end, self._extra, self._step = other._ids_end, other._extra, other._step
+        other._ids = other._bufs = other._step = None
+        other._extra, other._n_ids = (), -1
+
     def _new_ids(self, room: int) -> None:
         """A fresh buffer for the legal ids (the views handed out keep the old one)."""
         ids = np.empty(room, np.int64)

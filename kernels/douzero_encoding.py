@@ -40,7 +40,7 @@ import numpy as np
 from numba.extending import overload
 
 from fastdou.kernels import engine as E
-from fastdou.kernels.action_ids import OK, legal_ids, push_id, step_ids
+from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id, step_ids
 from fastdou.kernels.encoding import plane_storable, standard_plane_store
 from fastdou.kernels.jit import LEAF_OVERLOAD, first_class_kernel, kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
@@ -59,6 +59,7 @@ Z_COLS = 162
 Z_MOVES = 15              # actions of history in z (Z_ROWS * 3)
 BOMB_FEATURES = 15
 _ACTIONS_HINT = 256
+LIST_ONLY = -2            # step_actions' n to list the actions without a step
 
 
 def card_block(packed, out, offset):
@@ -375,29 +376,47 @@ def deal_start(state, rules, hands, kitty):
     skip_to_play(state, rules, 0)
 
 
-@kernel
+@nrt_kernel
+def _sorted_douzero_actions(records, out_cards, out_rows):
+    """:func:`douzero_actions`, counted whoever calls it (it allocates past ``_FEW_ACTIONS``
+    records)."""
+    return douzero_actions(records, out_cards, out_rows)
+
+
+@leaf
 def group_ids(state, records, ids, cards, played):
     """The DouZero actions of the seat to act given its legal ``records`` and their ``ids``:
     ``cards[:m]`` their packed cards, ``played[:m]`` the id each plays (both as long as
     ``records``). Returns ``m`` (0 once the hand is over)."""
     if state[G_PHASE] == PH_DONE:
         return 0
-    m = douzero_actions(records, cards, played)
+    if records.shape[0] <= _FEW_ACTIONS:
+        m = _few_douzero_actions(records, cards, played)
+    else:
+        m = _sorted_douzero_actions(records, cards, played)
     for k in range(m):
         played[k] = ids[played[k]]
     return m
 
 
-@kernel
+# a leaf: counting references here cost more than the step (the bundled tuples' arrays)
+@leaf
 def step_actions(state, table, bufs, log, extra, a, k, end, n):
     """An env step's first call (``fastdou.stepper``): ``action_ids.step_ids``, then
     :func:`group_ids` of the new legal ids into ``extra``, ``(cards, played, count)``
     (``cards`` and ``played`` as long as ``bufs``' records), their number into
-    ``count[0]``. Returns what ``step_ids`` returns."""
+    ``count[0]``. Returns what ``step_ids`` returns. ``n == LIST_ONLY`` (which ``Game``
+    never passes) applies nothing: the legal ids now, listed and grouped the same way."""
     cards, played, count = extra
-    m = step_ids(state, table, bufs, log, extra, a, k, end, n)
+    ids, records = bufs
+    if n == LIST_ONLY:
+        rules, keys, key_ids, _, selection = table
+        m = legal_ids(state, rules, keys, key_ids, selection, records, ids[end:])
+        if m > ids.shape[0] - end or m > records.shape[0]:
+            return -(OVERFLOW + m)
+    else:
+        m = step_ids(state, table, bufs, log, extra, a, k, end, n)
     if m >= 0:
-        ids, records = bufs
         count[0] = group_ids(state, records[:m], ids[end:end + m], cards, played)
     return m
 

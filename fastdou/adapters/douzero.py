@@ -76,6 +76,7 @@ from fastdou.compiling.entry_points import entry_point
 from fastdou.checks import short
 from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError, InvalidCardsError
 from fastdou.game import Game
+from fastdou.kernels import action_ids as KA
 from fastdou.kernels import douzero_encoding as DE
 from fastdou.kernels import state as S
 from fastdou.kernels.packing import contains
@@ -96,7 +97,7 @@ _FULL_DECK = sum(_SHIFT[c] for c in DECK)
 def packed_cards(action) -> int:
     """The packed form of a DouZero card list (checked: DouZero integers only)."""
     try:
-        return sum(_SHIFT[c] for c in action)
+        return sum(map(_SHIFT.__getitem__, action))
     except (KeyError, TypeError):
         _cards.from_douzero(action)          # raises InvalidCardsError naming the problem
         raise InvalidCardsError(f"not a DouZero card list: {short(action)}") from None
@@ -176,7 +177,9 @@ def _fill_entry():
 class _HandGame(Game):
     """The ``Game`` of a hand, stepped by ``DE.step_actions`` (``fastdou.stepper``): each
     step also lists the next seat's DouZero actions into ``_extra``, ``(cards, played,
-    count)``. Its start (the game record's) is made when first read."""
+    count)``; ``_played`` and ``_count`` are memoryviews of the last two (read as ints,
+    not numpy items). A hand's game takes over the last one's buffers
+    (``Stepper._take_over``). Its start (the game record's) is made when first read."""
 
     _KERNEL = staticmethod(DE.step_actions)
 
@@ -203,15 +206,35 @@ class _HandGame(Game):
         if not self._extra or len(self._extra[0]) < n:
             self._extra = (np.empty(n, np.uint64), np.empty(n, np.int64),
                            np.zeros(1, np.int64))
+            self._played, self._count = map(memoryview, self._extra[1:])
+
+    def _take_over(self, other: "_HandGame") -> None:
+        Game._take_over(self, other)
+        self._played, self._count = other._played, other._count
+
+    def __getstate__(self) -> dict:
+        state = Game.__getstate__(self)
+        state.pop("_played", None)       # memoryviews are not pickled: made again from
+        state.pop("_count", None)        # _extra
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        Game.__setstate__(self, state)
+        if self._extra:
+            self._played, self._count = map(memoryview, self._extra[1:])
 
     def _actions_now(self) -> int:
-        """List the seat to act's DouZero actions into ``_extra``; their number."""
-        n = self._write_ids()
-        cards, played, count = self._extra
+        """List the seat to act's legal ids and DouZero actions (``_extra``) in the compiled
+        step, applying nothing; their number."""
+        step = self._step or self._setup_ids()
         end = self._ids_end
-        count[0] = DE.group_ids(self._state, self._ids[2][:n], self._ids[0][end - n:end],
-                                cards, played)
-        return int(count[0])
+        m = step(self._state, self._kernel, self._bufs, self._log, self._extra, 0,
+                 len(self._actions), end, DE.LIST_ONLY)
+        if m < 0:                        # the ids did not fit: list them in a fresh buffer
+            self._renew_ids(-m - KA.OVERFLOW)
+            return self._actions_now()
+        self._ids_end, self._n_ids = end + m, m
+        return self._count[0]
 
 
 _WIDTH = (DE.X_LANDLORD, DE.X_FARMER, DE.X_FARMER)     # x_batch columns by seat
@@ -223,13 +246,21 @@ class _Hand:
     compiled call (``DE.step_actions``: the action id applied and the next seat's DouZero
     actions), a second for an env's observation (``DE.fill``: its arrays, made here), and
     the infoset's fields kept up to date in Python (each hand, each seat's played cards, the
-    last to play, the bombs). ``game`` is that ``Game``."""
+    last to play, the bombs). ``game`` is that ``Game``; the next hand's takes over its
+    buffers."""
 
     def __init__(self, observe: bool = True):
         self._observe = observe          # an env's observation arrays at every step
         self.game = None
+        self._spent = None               # the last hand's game, whose buffers the next takes
         self._over = False
         self.info = None
+
+    def clear(self) -> None:
+        """No hand dealt, as a fresh ``_Hand`` (the next keeps this one's buffers)."""
+        self._spent = self.game or self._spent
+        self.game = self.info = None
+        self._over = False
 
     def start(self, card_play_data) -> None:
         dealt, kitty = _check_deal(card_play_data)
@@ -237,7 +268,11 @@ class _Hand:
         DE.deal_start(self._state, kernel_table(RULES)[0],
                       np.array([dealt[0] - kitty, dealt[1], dealt[2]], np.uint64),
                       np.uint64(kitty))
-        self.game = _HandGame(self._state, dealt, kitty)
+        g = _HandGame(self._state, dealt, kitty)
+        spent = self.game or self._spent
+        if spent is not None:
+            g._take_over(spent)
+        self.game, self._spent = g, None
         self._hands = list(dealt)        # each seat's packed cards now
         self._h = _History(list(card_play_data["three_landlord_cards"]),
                            tuple(len(_LISTS[p]) for p in dealt))
@@ -245,15 +280,6 @@ class _Hand:
         self._bombs = 0
         self._over = False
         self._look(self.game._actions_now(), 0)
-
-    def _step(self, a: int) -> int:
-        """Apply action id ``a`` (one of the legal ones) and list the next seat's actions:
-        their number, 0 once the hand is over."""
-        g = self.game
-        status = g._stepped(a, -1)
-        if status < 0:                   # unreachable: ids come from the legal actions
-            raise IllegalMoveError(f"action id {a} was refused (status {-status})")
-        return g._extra[2][0] if g._n_ids >= 0 else g._actions_now()
 
     def _look(self, m: int, t: int) -> None:
         """The seat to act after ``t`` actions, with its ``m`` actions: its infoset (and
@@ -293,8 +319,12 @@ class _Hand:
         if i < 0 or len(action) != len(_LISTS[packed]):
             raise IllegalMoveError(f"{short(action)} is not a legal action of "
                                    f"{POSITIONS[self.seat]} now")
-        a = int(self.game._extra[1][i])  # the action id it plays
-        m = self._step(a)
+        g = self.game                    # apply the id it plays, list the next actions
+        a = g._played[i]
+        status = g._stepped(a, -1)
+        if status < 0:                   # unreachable: ids come from the legal actions
+            raise IllegalMoveError(f"action id {a} was refused (status {-status})")
+        m = g._count[0] if g._n_ids >= 0 else g._actions_now()
         acts = self._h.acts
         seat = len(acts) % 3
         acts.append(_LISTS[packed])
@@ -448,7 +478,7 @@ class GameEnv:
         return self._hand.bombs()
 
     def reset(self) -> None:
-        self._hand = _Hand(observe=False)
+        self._hand.clear()
 
 
 class Agent:

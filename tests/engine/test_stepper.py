@@ -155,3 +155,124 @@ def test_the_three_share_the_stepper():
     dz.reset()
     for obj in (fastdou.Game.new("classic"), env.game, dz.game):
         assert isinstance(obj, Stepper)
+
+
+def _dz_hands(env_of_hand, hands, seed):
+    """Random play of ``hands`` DouZero deals, each on ``env_of_hand(k)``: every step's
+    observation (arrays, legal actions), infoset fields and reward, as a list."""
+    np.random.seed(seed)
+    deals = [DZ.random_deal() for _ in range(hands)]
+    rnd = random.Random(seed)
+    seen = []
+    for k, deal in enumerate(deals):
+        env = env_of_hand(k)
+        obs, done = env.reset(deal), False
+        while not done:
+            info = env.infoset
+            seen.append((obs["position"], obs["legal_actions"], obs["x_batch"].tobytes(),
+                         obs["z_batch"].tobytes(), obs["x_no_action"].tobytes(),
+                         obs["z"].tobytes(), info.player_hand_cards, info.last_move,
+                         info.num_cards_left_dict, info.bomb_num))
+            obs, reward, done, _ = env.step(rnd.choice(obs["legal_actions"]))
+        seen.append((reward, env.game.history))
+    return seen
+
+
+def test_douzero_reused_hand_equals_fresh_hands(monkeypatch):
+    """One Env over many hands (each hand's game stepping on in the last one's buffers,
+    renewed often here) sees exactly what a fresh Env per hand sees; so does GameEnv over
+    its resets."""
+    monkeypatch.setattr("fastdou.stepper.IDS_MAX", 600)     # many renewals, both paths
+    renewals = []
+    renew = Stepper._renew_ids
+    monkeypatch.setattr(Stepper, "_renew_ids",
+                        lambda self, n: renewals.append(n) or renew(self, n))
+    one = DZ.Env("adp")
+    assert _dz_hands(lambda k: one, 30, 5) == _dz_hands(lambda k: DZ.Env("adp"), 30, 5)
+    assert len(renewals) > 10
+
+    class First:
+        def act(self, info):
+            return info.legal_actions[-1]
+    np.random.seed(6)
+    deals = [DZ.random_deal() for _ in range(20)]
+    reused = DZ.GameEnv({p: First() for p in DZ.POSITIONS})
+    for deal in deals:
+        fresh = DZ.GameEnv({p: First() for p in DZ.POSITIONS})
+        for env in (reused, fresh):
+            env.card_play_init(deal)
+            while not env.game_over:
+                env.step()
+        assert (reused.get_winner(), reused.get_bomb_num()) == \
+            (fresh.get_winner(), fresh.get_bomb_num())
+        assert reused._hand.game.history == fresh._hand.game.history
+        reused.reset()
+        assert reused.game_infoset is None and not reused.game_over
+
+
+def test_douzero_last_hands_game_outlives_the_next():
+    """The next hand takes the last game's buffers, the ids after its last ones: the ids
+    the last game handed out stay as they were, and it steps on in fresh buffers."""
+    env = DZ.Env()
+    np.random.seed(8)
+    obs = env.reset()
+    for _ in range(5):
+        obs, _, _, _ = env.step(obs["legal_actions"][1])
+    old = env.game
+    ids = old.legal_action_ids()
+    kept, state = ids.copy(), old.state
+    for _ in range(3):
+        obs, done = env.reset(), False
+        while not done:
+            obs, _, done, _ = env.step(obs["legal_actions"][-1])
+    assert env.game is not old and (ids == kept).all()
+    assert (old.state == state).all() and (old.legal_action_ids() == kept).all()
+    ref = fastdou.Game.loads(old.dumps())
+    a = int(kept[-1])
+    old.play_id(a)
+    ref.play_id(a)
+    assert (old.state == ref.state).all()
+    assert old.legal_action_ids().tolist() == ref.legal_action_ids().tolist()
+    old.pop()
+    assert (old.state == state).all()
+
+
+def test_douzero_listing_that_does_not_fit_renews_the_buffer():
+    """A hand's first listing (one compiled call applying nothing) past the ids buffer's
+    end lists into a fresh buffer: the same actions as with room."""
+    env = DZ.Env()
+    np.random.seed(9)
+    deal = DZ.random_deal()
+    env.reset(deal)
+    want = env.infoset.legal_actions, env.game.legal_action_ids().tolist()
+    g = env.game
+    g._ids_end = len(g._ids[0]) - 3
+    buffer = g._ids[0]
+    env.reset(deal)
+    assert env.game._ids[0] is not buffer
+    assert (env.infoset.legal_actions, env.game.legal_action_ids().tolist()) == want
+
+
+def test_douzero_env_copies_step_on_alike():
+    """A DouZero env pickled or deep-copied mid-hand (its game's memoryviews made again)
+    plays on exactly as the original, and the copies' next hands too."""
+    import copy
+    import pickle
+    env = DZ.Env("adp")
+    np.random.seed(12)
+    obs = env.reset()
+    for _ in range(4):
+        obs, _, _, _ = env.step(obs["legal_actions"][-1])
+    envs = [env, copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for seed in range(2):
+        done, seen = False, [[] for _ in envs]
+        while not done:
+            for e, log in zip(envs, seen):
+                o = e._hand.obs()
+                log.append((o["legal_actions"], o["x_batch"].tobytes(), e.game.history))
+                _, reward, done, _ = e.step(o["legal_actions"][0])
+                log.append(reward)
+        assert seen[0] == seen[1] == seen[2]
+        deal = DZ.random_deal()
+        for e in envs:
+            e.reset(deal)
