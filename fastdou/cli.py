@@ -234,8 +234,18 @@ def _simulate_on_dask(args, r) -> int:
     def leftovers():                      # files of local workers stopped mid-chunk
         if args.workers is not None and os.path.isdir(args.out):
             remove_leftovers(args.out)
+
+    def stopped():                        # a signal: no local worker may start another file
+        if args.workers is not None:
+            import multiprocessing
+            children = multiprocessing.active_children()
+            for child in children:
+                child.kill()
+            for child in children:
+                child.join(5.0)
+        leftovers()
     try:
-        with interrupts.on_hard_exit(leftovers), \
+        with interrupts.on_hard_exit(stopped), \
                 cluster_client(args.scheduler, args.workers) as client:
             bar = _bar(args.deals)
             try:
