@@ -170,21 +170,19 @@ def _cmd_simulate(args) -> int:
         or len(args.policy) == r.players else ()
     writer = ResultWriter(args.out, r, metadata(r, args.seed, names, 0, args.deals)) \
         if args.out is not None else None
-    remove = (lambda: os.remove(writer.temporary)) if writer else (lambda: None)
-    try:
-        with interrupts.on_hard_exit(remove):   # a signal ending the process removes it too
-            compiled(r, args.policy)
-            bar = _bar(args.deals)
-            try:
-                result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
-                                  threads=args.threads,
-                                  progress=lambda done: bar.update(done - bar.n),
-                                  on_chunk=writer.write if writer else None)
-            finally:
-                bar.close()
-            if writer:
-                writer.close()
-                _finishing()             # the file is complete: no signal says otherwise
+    try:                                 # a signal ending the process removes the writer's file
+        compiled(r, args.policy)
+        bar = _bar(args.deals)
+        try:
+            result = simulate(args.deals, r, policies=args.policy, seed=args.seed,
+                              threads=args.threads,
+                              progress=lambda done: bar.update(done - bar.n),
+                              on_chunk=writer.write if writer else None)
+        finally:
+            bar.close()
+        if writer:
+            writer.close()
+            _finishing()                 # the file is complete: no signal says otherwise
     finally:
         if writer:
             writer.discard()             # a no-op once closed: never a partial file

@@ -114,11 +114,6 @@ class ResultWriter:
             self._out.discard()
             raise
 
-    @property
-    def temporary(self) -> str:
-        """The temporary file written until :meth:`close` renames it over ``path``."""
-        return self._out.temporary
-
     def write(self, arrays: dict) -> None:
         """Append one chunk: ``simulate``'s per-deal arrays (with ``deal``)."""
         cols = T.columns(arrays, self.rules)
