@@ -7,7 +7,9 @@ Workloads (classic rules, corpora from ``corpus.py``, seed ``--seed``):
 * **respond**: every move of a farmer's 17-card hand that beats a realistic lead of the
   landlord (``corpus.response_positions``);
 * **games**: random self-play, whole games, one thread unless said;
-* **presets**: fastdou's four_player and emperor leads (no other engine has them).
+* **presets**: fastdou's four_player and emperor leads (no other engine has them);
+* **clients**: OpenSpiel's, DouZero's and RLCard's own loops, unchanged, over fastdou's
+  adapters and the original engines, beside a costless engine (``clients.py``).
 
 What each engine runs, single-threaded, on its own native input built before the clock starts:
 
@@ -78,6 +80,7 @@ except ImportError as e:  # pragma: no cover - an environment problem, said in o
     sys.exit(f"compare.py: error: cannot import fastdou ({e}); run 'pip install -e .' in the "
              f"repository first")
 from tests.shared.corpus import deals, lead_hands, response_positions  # noqa: E402
+from benchmarks import clients  # noqa: E402
 from benchmarks.crosscheck import cross_check  # noqa: E402
 from benchmarks.engines import (DISTRIBUTIONS, ENGINES, PROG, CompareError, douzero_deals,  # noqa: E402
                      douzero_games, douzero_lead, douzero_respond, ensure_tools, make_inputs,
@@ -128,8 +131,9 @@ def _speedups(rows, fastdou_key, keys):
 
 
 def run(positions=2000, large=200_000, seed=0, repeat=3, games=300, deals_=200_000,
-        quick=False, check=True, T=None):
-    """Every measurement as a dict (what ``--out`` writes)."""
+        quick=False, check=True, T=None, client_size=None):
+    """Every measurement as a dict (what ``--out`` writes); ``client_size``: (games,
+    rounds) of each client's loop instead of ``clients.SIZES``'."""
     T = T or tools()
     n_large = max(large, positions)
     lead_big = lead_hands(n_large, 20, seed)
@@ -194,6 +198,7 @@ def run(positions=2000, large=200_000, seed=0, repeat=3, games=300, deals_=200_0
     for k in ("openspiel_python", "openspiel_cpp", "rlcard", "douzero"):
         g[k]["speedup"] = ours / g[k]["games_per_s"]
     result["games"] = g
+    result["clients"] = clients.figures(quick, client_size)
     if check:
         result["cross_check"] = cross_check(T, lead, resp, lasts, inputs, os_lead, os_resp,
                                             reached)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from benchmarks import clients
+
 # The issue's targets (fastdou's rate over the engine's; "ahead" is 1), reported as met or
 # not. The gates CI enforces (--gate) are about half the ratios measured on the project's
 # shared 2-core machine, a margin for noise and quick corpora: they catch a regression of
@@ -12,16 +14,20 @@ TARGETS = {
     "respond/douzero": 1, "respond/rlcard": 1, "respond/openspiel": 1,
     "games/openspiel_python": 25, "games/openspiel_cpp": None, "games/rlcard": 1,
     "games/douzero": 1, "games/threads": 1.8,
+    **{f"clients/{name}": target for name, target in clients.TARGETS.items()},
 }
 GATES = {
     "lead/douzero": 100, "lead/openspiel": 25, "lead/rlcard": 180,
     "respond/douzero": 60, "respond/rlcard": 150, "respond/openspiel": 2,
     "games/openspiel_python": 10, "games/openspiel_cpp": 2.5, "games/rlcard": 200,
     "games/douzero": 300,
+    **{f"clients/{name}": gate for name, gate in clients.GATES.items() if gate is not None},
 }
 
 def _figure(res, name):
     work, engine = name.split("/")
+    if work == "clients":
+        return res["clients"][engine]["ratio"] if "clients" in res else None
     if work == "games":
         return res["games"].get("threads_ratio") if engine == "threads" else \
             res["games"][engine]["speedup"]
@@ -76,6 +82,13 @@ def format_table(res) -> str:
             r = p[seat]
             lines.append(f"  {preset} {seat:9} {r['positions_per_s']:>14,.0f} "
                          f"({r['moves_per_position']:.1f})")
+    if "clients" in res:
+        lines += ["", "clients' own loops, unchanged: games/s on fastdou, on the original, on "
+                  "a costless engine; fastdou's ratio and the ceiling"]
+        for name, c in res["clients"].items():
+            lines.append(f"  {name:26} {c['fastdou']:>10,.1f} {c['original']:>10,.1f} "
+                         f"{c['costless']:>10,.1f}  {c['ratio']:.2f}x (ceiling "
+                         f"{c['ceiling']:.2f}x)")
     if "cross_check" in res:
         lines += ["", "move sets against fastdou's matching profile"]
         for c in res["cross_check"]:

@@ -225,9 +225,41 @@ def render(res: dict) -> str:
         f"{x(g['rlcard']['speedup'])} (no bidding) | {x(g['openspiel_python']['speedup'], 1)} "
         f"driven from Python; {x(g['openspiel_cpp']['speedup'], 1)} against its C++ "
         f"`evaluate_bots` |",
+        *_client_rows(res),
         END,
     ]
     return "\n".join(lines)
+
+
+def _client_cell(c) -> str:
+    return f"{c['ratio']:.2f}x (ceiling {c['ceiling']:.2f}x)"
+
+
+def _client_rows(res) -> list:
+    """The README rows of the clients' own loops (none in results made before them)."""
+    c = res.get("clients")
+    if not c:
+        return []
+    return [
+        "| each client's own evaluation loop, unchanged (ceiling: over an engine that costs "
+        "nothing) | "
+        f"{_client_cell(c['douzero_random'])} `mp_simulate`, random agents; "
+        f"{_client_cell(c['douzero_rlcard'])} its `rlcard` agent as landlord | "
+        f"{_client_cell(c['rlcard_run'])} `env.run`, rule agent V1 vs 2 random agents | "
+        f"{_client_cell(c['openspiel_evaluate_bots'])} `evaluate_bots`, random bots; "
+        f"{_client_cell(c['openspiel_mcts'])} `MCTSBot` |"]
+
+
+def _clients_table(res) -> list:
+    lines = ["| client's loop | games | fastdou, games/s | original | costless engine | "
+             "ratio | ceiling | target |", "|---|---|---|---|---|---|---|---|"]
+    for c in res["clients"].values():
+        met = "met" if c["ratio"] >= c["target"] else "not met" + (
+            ", above the ceiling" if c["ceiling"] < c["target"] else "")
+        lines.append(f"| {c['loop']} | {c['games']:,} | {_rate(c['fastdou'])} | "
+                     f"{_rate(c['original'])} | {_rate(c['costless'])} | {c['ratio']:.2f}x | "
+                     f"{c['ceiling']:.2f}x | {c['target']:g}x ({met}) |")
+    return lines
 
 
 def _compare_table(res) -> list:
@@ -329,6 +361,14 @@ def render_page(res: dict) -> str:
         "faster than a loop compiled against kernels another process cached, which Numba links "
         "without inlining; `--run` starts from the cache as it finds it.",
         "",
+        *(["### Clients' own loops", "",
+            "Each client's loop, unchanged, over fastdou's adapter, over the original engine "
+            "and over an engine that costs nothing (it hands the client recorded states, or "
+            "answers with no work: `benchmarks/clients.py`), in turn. The costless engine's "
+            "ratio is the ceiling: where it is below a target, the client's own code bounds "
+            "the target and no engine meets it. `python -m pytest "
+            "benchmarks/test_bench_clients.py -s` times the same loops alone.", "",
+            *_clients_table(res), ""] if res.get("clients") else []),
         "### Targets and gates",
         "",
         "fastdou's targets (the rate over the engine's it aims for) against these figures, and "

@@ -1,6 +1,6 @@
 """fastdou against OpenSpiel's own ``dou_dizhu``, measured side by side in one run.
 
-1. A Python agent stepping games by action id: fastdou.Game (``legal_action_ids`` /
+A Python agent stepping games by action id: fastdou.Game (``legal_action_ids`` /
 ``push_id``) against ``dou_dizhu`` (``legal_actions`` / ``apply_action``, chance outcomes
 sampled), random play of classic hands.
 
@@ -19,20 +19,8 @@ loop (about 5x OpenSpiel here), and a real step's compiled work plus Numba's cal
 more than the rest of the 3x budget. The number of actions the fastdou corpus plays is
 gated exactly (a change there is a change of the game, not of its speed).
 
-2. OpenSpiel's own clients, unchanged, over fastdou's adapter (``python_fastdou_classic``)
-and over ``dou_dizhu``, in turn (``loops.evaluate_bots_games``, ``loops.mcts_games``):
-``evaluate_bots`` with a uniform random bot per seat, and ``MCTSBot`` (8 simulations, one
-random rollout each) in seat 0 against two. The issue's target for both is
-``CLIENT_TARGET`` x ``dou_dizhu``'s games/s. ``loops.null_spiel_game``, a pyspiel game whose
-state costs nothing (the adapter's 13 deal nodes, 63 player actions), is timed in the same
-run: the ceiling of any Python game under that client. ``evaluate_bots`` gains from the
-deal, 13 chance nodes against ``dou_dizhu``'s 52, each a sampling call of the client's; it
-is gated ahead of ``dou_dizhu`` (``EVALUATE_GATE``) and the target only printed, since the
-ratio lands on either side of it from run to run. MCTS spends its time in the client's
-rollouts, each step a ``RandomState.choice`` and calls through pyspiel's Python-game
-plumbing where a C++ state answers in C++: the null game itself reaches about
-``dou_dizhu``'s games/s, below the target, which no Python state can then meet. Both are
-gated against the null game too (``NULL_GATES``): the adapter's own cost.
+OpenSpiel's own clients (``evaluate_bots``, MCTS) over the adapter are in
+``test_bench_clients.py``.
 """
 
 import random
@@ -43,7 +31,7 @@ import pytest
 
 import fastdou
 from benchmarks.engines import openspiel_python_games
-from benchmarks.loops import evaluate_bots_games, in_turn, mcts_games, null_spiel_game
+from benchmarks.loops import in_turn
 
 pyspiel = pytest.importorskip("pyspiel")
 import fastdou.adapters.openspiel  # noqa: E402  (registers the games)
@@ -121,48 +109,3 @@ def test_python_agent_vs_openspiel(benchmark, quick):
           f"an engine costing nothing, the same loop: {os_time / null_time:.2f}x (fastdou "
           f"{null_time / fd_time:.2f} of its games/s)")
     assert ratio > GATE and null_time / fd_time > NULL_GATE
-
-
-# ------------------------------------------------------------------ OpenSpiel's clients
-CLIENT_TARGET = 1.2     # the issue's: the adapter's games/s over dou_dizhu's, same client
-EVALUATE_GATE = 1.0     # gated: evaluate_bots ahead of dou_dizhu (the target is not reliable)
-NULL_GATES = {"evaluate_bots_games": 0.35, "mcts_games": 0.3}  # and over the null game's
-
-
-def _client_run(benchmark, loop, n, warm, repeat):
-    """``loop`` over dou_dizhu, the adapter and the null game in turn (after ``warm`` games
-    each: compiles, and fills the adapter's cache of deal-node outcomes); returns the
-    adapter's games/s over dou_dizhu's and over the null game's."""
-    games = {"dou_dizhu": pyspiel.load_game("dou_dizhu"),
-             "fastdou": pyspiel.load_game("python_fastdou_classic"),
-             "null": null_spiel_game()}
-    for game in games.values():
-        loop(game, warm, 0)
-    benchmark.pedantic(lambda: loop(games["fastdou"], n, 1), rounds=1, warmup_rounds=0)
-    t = in_turn({name: (lambda g=game: loop(g, n, 1)) for name, game in games.items()},
-                repeat=repeat)   # in turn: a load spike slows all alike
-    rate = {name: n / t[name][0] for name in games}
-    ratio, of_null = rate["fastdou"] / rate["dou_dizhu"], rate["fastdou"] / rate["null"]
-    ceiling = rate["null"] / rate["dou_dizhu"]
-    benchmark.extra_info.update({"fastdou_games_per_s": rate["fastdou"],
-                                 "openspiel_games_per_s": rate["dou_dizhu"],
-                                 "null_games_per_s": rate["null"], "ratio": ratio,
-                                 "null_ratio": ceiling})
-    print(f"\n{loop.__name__} ({n} games): fastdou's adapter {rate['fastdou']:,.1f} games/s, "
-          f"OpenSpiel dou_dizhu {rate['dou_dizhu']:,.1f}: {ratio:.2f}x (target "
-          f"{CLIENT_TARGET:g}x, {'met' if ratio >= CLIENT_TARGET else 'not met'}); a state "
-          f"costing nothing under the same client: {rate['null']:,.1f} games/s, "
-          f"{ceiling:.2f}x, the ceiling (the adapter at {of_null:.2f} of it)")
-    return ratio, of_null
-
-
-def test_evaluate_bots_vs_dou_dizhu(benchmark, quick):
-    ratio, of_null = _client_run(benchmark, evaluate_bots_games, 100 if quick else 1000,
-                                 100 if quick else 500, 3 if quick else 5)
-    assert ratio > EVALUATE_GATE and of_null > NULL_GATES["evaluate_bots_games"]
-
-
-def test_mcts_vs_dou_dizhu(benchmark, quick):
-    ratio, of_null = _client_run(benchmark, mcts_games, 4 if quick else 20, 1,
-                                 3 if quick else 5)
-    assert of_null > NULL_GATES["mcts_games"]

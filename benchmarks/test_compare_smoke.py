@@ -23,7 +23,8 @@ N = 30
 
 @pytest.fixture(scope="module")
 def result():
-    return compare.run(positions=N, large=2 * N, seed=0, repeat=1, games=4, deals_=2_000)
+    return compare.run(positions=N, large=2 * N, seed=0, repeat=1, games=4, deals_=2_000,
+                       client_size=(2, 1))
 
 
 def test_figures(result):
@@ -41,6 +42,9 @@ def test_figures(result):
                 "rlcard", "douzero"):
         assert g[key]["games_per_s"] > 0
     assert g["openspiel_python"]["actions_per_game"] > 10
+    for name, c in result["clients"].items():
+        assert c["games"] == 2 and c["fastdou"] > 0 and c["original"] > 0, name
+        assert c["ceiling"] == c["costless"] / c["original"]
 
 
 def test_move_sets(result):
@@ -68,7 +72,8 @@ def test_move_sets(result):
 def test_gates_and_outputs(result):
     names = {g["name"] for g in result["gates"]}
     assert {"lead/douzero", "lead/openspiel", "games/openspiel_python",
-            "moves/openspiel/lead"} <= names
+            "moves/openspiel/lead", "clients/openspiel_evaluate_bots",
+            "clients/douzero_random", "clients/rlcard_run"} <= names
     for g in result["gates"]:
         assert isinstance(g["gate_ok"], bool)
         assert g["gate"] is None or g["gate"] >= 1 or g["name"].startswith("moves/")
@@ -77,6 +82,8 @@ def test_gates_and_outputs(result):
     # the README's table is written from exactly this JSON shape
     table = speed_table.render(json.loads(json.dumps(result)))
     assert table.startswith(speed_table.BEGIN) and "evaluate_bots" in table
+    assert "MCTS" in table and "env.run" in table
+    assert "Clients' own loops" in speed_table.render_page(json.loads(json.dumps(result)))
 
 
 def test_cli_errors(capsys):

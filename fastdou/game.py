@@ -429,7 +429,10 @@ class Game(Stepper):
     @_exclusive
     def clone(self) -> "Game":
         g = Game(self.rules, self._state.copy(), dict(self._start))
-        g._log = self._log.copy()
+        k = len(self._actions)
+        if k > len(g._log):
+            g._log = np.empty_like(self._log)
+        g._log[:k] = self._log[:k]          # the rows in use: a search clones often
         g._actions = list(self._actions)
         return g
 
