@@ -36,6 +36,7 @@ try:                        # OpenSpiel's order (its own module; absent: the can
 except ImportError:
     _openspiel_ids = None
 
+_UNIVERSE_ROOM = 1 << 16   # rows tried first for a move universe (classic's: 27,472)
 _SELECTION_VALUE = {"call": 1, "grab": 1, "reveal": 1, "double": 1}
 _SELECTION_SLOT = {"bid": KA.SEL_BID, "call": KA.SEL_CALL, "grab": KA.SEL_GRAB,
                    "reveal": KA.SEL_REVEAL, "double": KA.SEL_DOUBLE}
@@ -44,9 +45,14 @@ _SELECTION_SLOT = {"bid": KA.SEL_BID, "call": KA.SEL_CALL, "grab": KA.SEL_GRAB,
 def _universe(rules) -> np.ndarray:
     """Every move the preset's full deck could play: records ``(n, 2)``."""
     deck = np.uint64(_cards.pack(rules.deck))
-    out = K.new_moves(K.count_leading(deck, rules.array))
-    K.leading_moves(deck, rules.array, out)
-    return out
+    # A writable array, as the game's step takes: the generator compiles once for both
+    array = rules.array.copy()
+    out = np.empty((_UNIVERSE_ROOM, L.REC_WIDTH), np.uint64)
+    n = K.leading_moves(deck, array, out)
+    if n > len(out):
+        out = np.empty((n, L.REC_WIDTH), np.uint64)
+        K.leading_moves(deck, array, out)
+    return out[:n].copy()
 
 
 def _rlcard_key(move: Move):
