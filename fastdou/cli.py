@@ -453,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of deals: 5000, 200k, 1M, 1e6")
     _add_rules_options(s)
     s.add_argument("--policy", type=_policies, default="random",
-                   help="random, greedy or module:function, or one per seat separated by "
+                   help="random, greedy, expert or module:function, or one per seat separated by "
                         "commas")
     s.add_argument("--seed", type=int, default=0, metavar="N",
                    help="the run's seed: each deal is a function of (seed, deal index)")
@@ -475,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = _add_command(sub, "compare", "compare policies on the same deals, rotated through "
                                      "every seat")
     c.add_argument("--policies", nargs="+", required=True,
-                   help="two or more policies: random, greedy, module:function")
+                   help="two or more policies: random, greedy, expert, module:function")
     c.add_argument("--deals", type=_count, default=100_000,
                    help="deals per rotation: 5000, 200k, 1M, 1e6")
     _add_rules_options(c)
@@ -485,8 +485,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(run=_cmd_compare)
     e = _add_command(sub, "evaluate", "policy A against policy B, DouZero's way: WP and ADP")
-    e.add_argument("a", metavar="A", help="random, greedy or module:function")
-    e.add_argument("b", metavar="B", help="the opponent: random, greedy or module:function")
+    e.add_argument("a", metavar="A", help="random, greedy, expert or module:function")
+    e.add_argument("b", metavar="B", help="the opponent: random, greedy, expert or module:function")
     e.add_argument("--deals", type=_count, default=10_000, help="deals: 5000, 200k, 1M")
     _add_rules_options(e)
     e.add_argument("--seed", type=int, default=0, metavar="N", help="the run's seed")

@@ -1,6 +1,7 @@
 """One decision at a time: :func:`policy` gives a :class:`Policy` whose :meth:`Policy.choose`
-is the action a compiled policy (``random``, ``greedy`` or a user's ``@njit`` function, as
-:func:`fastdou.simulate` takes them) picks for the seat to act of a :class:`~fastdou.Game`.
+is the action a compiled policy (``random``, ``greedy``, ``expert`` or a user's ``@njit``
+function, as :func:`fastdou.simulate` takes them) picks for the seat to act of a
+:class:`~fastdou.Game`.
 
 >>> import fastdou
 >>> game = fastdou.Game.new("classic", seed=7, start="play")
@@ -27,12 +28,13 @@ from fastdou.kernels import engine as E
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
 from fastdou.moves import Move
-from fastdou.policies import FUNCTIONS, check_user_policy, import_policy, njit_policy
+from fastdou.kernels.play import POLICY_SIGNATURE
+from fastdou.policies import FUNCTIONS, check_user_policy, import_policy, njit_policy, passed
 from fastdou.rules import Rules, as_rules
 
 __all__ = ["Policy", "bind", "policy"]
 
-PLANNED = ("expert", "pimc")               # named by the issue, not built yet
+PLANNED = ("pimc",)                        # named by the issue, not built yet
 
 
 class Policy:
@@ -109,9 +111,10 @@ class Policy:
 
 
 def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
-    """A :class:`Policy`: ``"random"``, ``"greedy"``, an ``@njit`` function
-    ``(state, actions, n, rng) -> (index, rng)`` or its import path ``"module:function"``,
-    for ``rules``, its random stream that of deal 0 of ``seed`` (see ``Policy.reset``).
+    """A :class:`Policy`: ``"random"``, ``"greedy"``, ``"expert"`` (docs/players.md), an
+    ``@njit`` function ``(state, actions, n, rng) -> (index, rng)`` or its import path
+    ``"module:function"``, for ``rules``, its random stream that of deal 0 of ``seed`` (see
+    ``Policy.reset``).
 
     Built-in policies read only what the seat to act may know (its hand, the cards played,
     the counts held); a user's function is given the whole state, as in simulate."""
@@ -124,16 +127,33 @@ def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
         p = import_policy(p)
     if isinstance(p, str):
         if p not in FUNCTIONS:
-            soon = " (expert and pimc are planned, not built yet)" if p in PLANNED else ""
+            soon = f" ({', '.join(PLANNED)}: planned, not built yet)" if p in PLANNED else ""
             raise PolicyError(f"unknown policy {short(p)}{soon}; policies: "
                               f"{', '.join(FUNCTIONS)}, an @njit function or its import "
                               f"path 'module:function'")
-        return Policy(FUNCTIONS[p], p, False, r, seed)
+        if not passed(FUNCTIONS[p]):
+            return Policy(FUNCTIONS[p], p, False, r, seed)
+        p = FUNCTIONS[p]
     if not callable(p):
         raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     njit_policy(p)
     check_user_policy(p, r)
+    if passed(p):                 # the loops' compiled version: no second compile of it
+        return Policy(_Typed(p.compile(POLICY_SIGNATURE)), "expert", True, r, seed)
     return Policy(p, getattr(p, "__name__", "user"), True, r, seed)
+
+
+class _Typed:
+    """A compiled entry point called with the types it was made for: an engine state as
+    a contiguous int64 array (its unboxing checks item sizes only)."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry):
+        self.entry = entry
+
+    def __call__(self, state, actions, n, rng):
+        return self.entry(np.ascontiguousarray(state, np.int64), actions, n, rng)
 
 
 def bind(p, rules: RulesLike) -> Policy:

@@ -1,6 +1,7 @@
 """Policies of a simulation, per seat: a built-in one by name (:data:`POLICIES`), an
 ``@njit`` function, or its import path ``module:function``; checked and turned into the
-per-seat codes the compiled loops take."""
+per-seat codes the compiled loops take, and the one ``@njit`` function they call for the
+seats coded USER (a user's, or the expert's)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,23 @@ from fastdou.checks import short
 from fastdou.errors import PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
+from fastdou.kernels.expert import expert_policy
 from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 
-# Each built-in policy once: name -> (its code in the compiled loops, its @njit function)
-BUILT_IN = {"random": (RANDOM, random_policy), "greedy": (GREEDY, greedy_policy)}
+# Each built-in policy once: name -> (its code in the compiled loops, its @njit function).
+# USER: the loops take it as their first-class function, as a user's, so that it (the
+# expert and the solver it searches with) compiles only when it plays, once, cached.
+BUILT_IN = {"random": (RANDOM, random_policy), "greedy": (GREEDY, greedy_policy),
+            "expert": (USER, expert_policy)}
 POLICIES = {name: code for name, (code, _) in BUILT_IN.items()}
 FUNCTIONS = {name: fn for name, (_, fn) in BUILT_IN.items()}
+# Built in, passed to the loops as their user function (compiled for them alone).
+PASSED = tuple(fn for code, fn in BUILT_IN.values() if code == USER)
+
+
+def passed(fn) -> bool:
+    """Whether ``fn`` is a built-in policy the loops take as their user function."""
+    return any(fn is f for f in PASSED)
 
 
 def njit_policy(fn):
@@ -34,6 +46,9 @@ def _first_line(e):
 def check_user_policy(fn, rules):
     """A user policy must be an ``@njit`` function ``(state, actions, n, rng) -> (i, rng)``."""
     njit_policy(fn)
+    if passed(fn):                 # built in: no trial call (a second compile of it)
+        fn.compile(P.POLICY_SIGNATURE)
+        return
     state = np.zeros(S.STATE_SIZE, np.int64)
     actions = np.zeros((2, 2), np.uint64)
     try:
@@ -98,16 +113,27 @@ def policy_codes(policies, rules):
                 raise PolicyError(f"unknown policy {short(p)}; policies: "
                                   f"{', '.join(POLICIES)} or an @njit function")
             codes[s] = POLICIES[p]
-        elif callable(p):
+            if codes[s] == USER:
+                p = FUNCTIONS[p]
+        if callable(p):
             if user is not None and p is not user:
-                raise PolicyError("one user policy function at most (it may look at the "
-                                  "seat to act and behave differently per seat)")
+                raise PolicyError(_two_functions(user, p))
             check_user_policy(p, rules)
             user = p
             codes[s] = USER
-        else:
+        elif not isinstance(p, str):
             raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     return codes, user
+
+
+def _two_functions(a, b) -> str:
+    """Why two policy functions cannot play one game: the loops take one."""
+    if passed(a) or passed(b):
+        return ("expert plays as the compiled loops' one policy function: it cannot play "
+                "beside a user's @njit policy in one run yet (pair it with random or "
+                "greedy, or call it from your own policy)")
+    return ("one user policy function at most (it may look at the seat to act and behave "
+            "differently per seat)")
 
 
 def policy_names(policies, players: int) -> tuple:

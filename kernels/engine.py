@@ -33,7 +33,8 @@ from fastdou.kernels.state import (
     G_DOUBLED, G_DOUBLES, G_FIRST, G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS,
     G_LAST_INFO, G_LAST_PLAYER, G_MARKED, G_MULT, G_OTHER_PLAYS, G_OUT, G_PARTNER, G_PASSES,
     G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING,
-    G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, PH_BID, PH_DONE,
+    G_RULES, G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, N_RULE_FIELDS,
+    PH_BID, PH_DONE,
     G_HISTORY, G_PARTNER_KNOWN, G_PLAYED, G_SEAT_FIRST, G_SEAT_LAST, HISTORY_LEN, MAX_PLAYERS,
     NO_ACTION,
     PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE,
@@ -80,7 +81,7 @@ def next_seat(p, players):
     return 0 if p + 1 == players else p + 1
 
 
-@kernel
+@inline_kernel
 def _begin_bidding(state, rules, first):
     """Open the landlord selection with ``first`` to act."""
     state[G_PHASE] = PH_BID
@@ -206,8 +207,17 @@ def _reset(state, seed, index):
 @kernel
 def reset(state, seed, index):
     """Set ``state`` to a blank hand of deal ``index`` of ``seed``: nothing dealt, no
-    landlord, multiplier 1 (what every way of starting a hand begins from)."""
+    landlord, multiplier 1, no rules (what every way of starting a hand begins from)."""
     _reset(state, seed, index)
+
+
+@inline_kernel
+def put_rules(state, rules):
+    """Copy ``rules`` into ``state``'s rules region (``state.G_RULES``): every way of
+    starting a hand does, so that a policy can read them (``state.state_rules``). Inlined:
+    one function more would lengthen simulate's cold compile."""
+    for i in range(N_RULE_FIELDS):          # a loop: a slice copy may allocate a temporary
+        state[G_RULES + i] = rules[i]
 
 
 @inline_kernel
@@ -215,10 +225,11 @@ def start(state, rules, seed, index, scratch=None):
     """Set ``state`` to the start of deal ``index`` of ``seed`` (``scratch``: see
     :func:`deal`)."""
     _reset(state, seed, index)
+    put_rules(state, rules)
     deal(state, rules, scratch)
 
 
-@kernel
+@inline_kernel
 def _become_landlord(state, rules, p):
     state[G_LANDLORD] = p
     state[G_TEAM] = 1 << p
@@ -319,7 +330,7 @@ def is_leading(state):
     return state[G_LAST_INFO] == 0
 
 
-@kernel
+@inline_kernel
 def _put_value(out, n, value):
     """Write the action ``[value, 0]`` at row ``n`` if it fits; returns ``n + 1``."""
     if n < out.shape[0]:
@@ -597,6 +608,7 @@ def start_from_hands(state, rules, hands, kitty, first, bright, dark):
     whatever ``state`` holds."""
     players = rules[R_PLAYERS]
     _reset(state, state[G_SEED], state[G_DEAL])
+    put_rules(state, rules)
     for p in range(players):
         state[G_HANDS + p] = np.int64(hands[p])
     state[G_KITTY] = np.int64(kitty)

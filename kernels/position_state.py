@@ -4,7 +4,7 @@ search kernels' position array (:mod:`fastdou.kernels.search`), callable from ``
 * :func:`state_of_position` ``(state, rules, pos, landlord)``: set ``state`` to a hand in its
   play phase at position ``pos``: the position's seats, hands, seat to act and play to beat;
   ``landlord`` leads the landlord side ``pos[S_TEAM]`` (any other seat of it is the
-  partner); base score 1, multiplier 1, no plays made yet;
+  partner); base score 1, multiplier 1, no plays made yet; ``rules`` copied into it;
 * :func:`position_of_state` ``(state, rules, out) -> status``: write the position of a
   play-phase ``state`` into ``out`` (``int64[SEARCH_SIZE]``), hash included; the status is
   ``POSITION_OK``, or ``NOT_IN_PLAY`` / ``HANDICAPPED`` (a two_player hand with a grab
@@ -14,7 +14,7 @@ Both trust their input, as kernels do: ``pos`` a valid position of ``rules``' se
 (``fastdou.Position(...).array()``), ``landlord`` a seat of ``pos[S_TEAM]``.
 """
 
-from fastdou.kernels.engine import begin_play, reset
+from fastdou.kernels.engine import begin_play, put_rules, reset
 from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import R_HANDICAP, R_PLAYERS
 from fastdou.kernels.search import (
@@ -36,6 +36,7 @@ def state_of_position(state, rules, pos, landlord):
     """Set ``state`` to the play phase at search position ``pos``, ``landlord`` leading its
     side (see the module's docstring)."""
     reset(state, 0, 0)
+    put_rules(state, rules)
     for s in range(pos[S_SEATS]):
         state[G_HANDS + s] = pos[S_HANDS + s]
     team = pos[S_TEAM]

@@ -2,9 +2,18 @@
 ``G_*`` constants. Packed hands are stored as int64 (they use 60 bits). Copying the array
 copies the game; nothing else holds game state.
 
+The state carries the rules it is played under: entries ``G_RULES ..`` hold a copy of the
+rules array (:mod:`fastdou.kernels.layout`), written by every engine function that starts a
+hand (``engine.start``, ``start_from_hands``, ``start_dealt``,
+``position_state.state_of_position``); :func:`state_rules` gives a policy that view. The
+rules are public: a policy reading them reads nothing its seat may not know.
+
 Scores are kept in units of 1/``SCORE_UNIT`` point, so that five_player's shared
 payments stay whole numbers and sums never depend on the order they are added in.
 """
+
+from fastdou.kernels.jit import inline_nrt_kernel
+from fastdou.kernels.layout import RULES_SIZE
 
 # Phases.
 PH_BID = 0        # bidding, calling or grabbing (depends on R_BIDDING)
@@ -77,4 +86,14 @@ G_SEAT_FIRST = G_SEAT_LAST + 2 * MAX_PLAYERS  # the same for the seat's first on
 HISTORY_LEN = 16    # play-phase actions kept: action t (G_TURNS counts them) at slot t % 16
 G_HISTORY = G_SEAT_FIRST + 2 * MAX_PLAYERS  # G_HISTORY + 3 slot (+0, +1, +2): cards, info, seat
 NO_ACTION = -1      # the info of a seat that has not acted in play yet
-STATE_SIZE = G_HISTORY + 3 * HISTORY_LEN
+G_RULES = G_HISTORY + 3 * HISTORY_LEN   # G_RULES + i: entry i of the rules array
+N_RULE_FIELDS = RULES_SIZE
+STATE_SIZE = G_RULES + N_RULE_FIELDS
+
+
+@inline_nrt_kernel
+def state_rules(state):
+    """The rules array ``state`` is played under, as a view (read it, never write it): what
+    a policy, which is given no rules, reads them from. Inlined, so that the view is taken
+    with its caller's reference counting (a leaf takes none)."""
+    return state[G_RULES:G_RULES + N_RULE_FIELDS]

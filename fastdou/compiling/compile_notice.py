@@ -62,7 +62,12 @@ KERNELS = {
     "vector": "the vectorized env", "encoding": "the observation encoder",
     "douzero_encoding": "the observation encoder",
     "rlcard_encoding": "the observation encoder", "evaluation": "the evaluation",
+    "expert": "the expert player", "expert_plan": "the expert player",
+    "expert_endgame": "the expert player",
 }
+# Kernel modules named by their own part whatever call compiles them: a policy passed by
+# name compiles when a simulation or evaluation first plays it.
+OWN_PARTS = ("expert",)
 
 _silenced = 0
 
@@ -94,8 +99,12 @@ def _announced(dispatcher) -> bool:
 
 
 def part(dispatcher) -> str:
-    """What is compiled, in the user's terms: by the outermost fastdou call on the stack
-    (a method of it may name a part of its own), else by the kernel's module."""
+    """What is compiled, in the user's terms: a kernel of :data:`OWN_PARTS` by its module;
+    else by the outermost fastdou call on the stack (a method of it may name a part of its
+    own), else by the kernel's module."""
+    kernels = dispatcher.py_func.__module__.rpartition(".")[2]
+    if kernels in OWN_PARTS:
+        return KERNELS[kernels]
     frame = sys._getframe(1)
     calls = []
     while frame is not None:
@@ -107,8 +116,7 @@ def part(dispatcher) -> str:
         outer = calls[-1][0]
         named = [METHODS[c] for c in calls if c[0] == outer and c in METHODS]
         return named[-1] if named else MODULES[outer]
-    module = dispatcher.py_func.__module__.rpartition(".")[2]
-    return KERNELS.get(module, "fastdou's")
+    return KERNELS.get(kernels, "fastdou's")
 
 
 def _compiled(ev) -> bool:

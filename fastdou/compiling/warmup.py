@@ -71,6 +71,11 @@ def _solver() -> None:
     min_plays("33344455BR")
 
 
+def _expert() -> None:
+    simulate(10, policies="expert")
+    policy("expert").choose_id(Game.new(start="play"))
+
+
 def _vector_env() -> None:
     from fastdou.vector import VectorEnv
     for encoding, start in (("fastdou", "bidding"), ("douzero", "play"), ("rlcard", "play")):
@@ -135,7 +140,8 @@ def _openspiel_episode() -> None:
 GROUPS = [("simulation", _simulation), ("evaluation", _evaluation),
           ("move generation", _move_generation),
           ("game engine", _game_engine), ("observation encoders", _encoders),
-          ("solver", _solver), ("vector env", _vector_env), ("adapters", _adapters)]
+          ("solver", _solver), ("vector env", _vector_env), ("adapters", _adapters),
+          ("expert player", _expert)]
 
 
 def warmup() -> None:

@@ -17,8 +17,10 @@ except that a spring or anti-spring doubles it here (DouZero has no spring); oth
 score by their own rules.
 
 Python agents (RLCard's, DouZero's) are not evaluated here yet: A and B are names
-(``random``, ``greedy``), ``@njit`` policies or their import paths, as ``simulate`` takes
-them, at most one of them a function.
+(``random``, ``greedy``, ``expert``), ``@njit`` policies or their import paths, as
+``simulate`` takes them, at most one of them a function; ``expert`` counts as one (the
+compiled loops take one policy function), so it meets a user's ``@njit`` policy in no run
+yet (a PolicyError says so).
 """
 
 from __future__ import annotations

@@ -143,8 +143,8 @@ def test_user_policy_works_through_the_api():
 
 # ------------------------------------------------------------------ errors
 def test_errors():
-    with pytest.raises(PolicyError, match="expert and pimc.*random, greedy"):
-        fastdou.policy("expert")
+    with pytest.raises(PolicyError, match="pimc: planned.*random, greedy, expert"):
+        fastdou.policy("pimc")
     with pytest.raises(PolicyError, match="random, greedy"):
         fastdou.policy("nonsense")
     with pytest.raises(PolicyError, match="njit"):

@@ -23,6 +23,7 @@ def reference_state(pos: Position) -> np.ndarray:
     """The engine state ``Game.from_position`` built by writing slots from Python."""
     state = np.zeros(S.STATE_SIZE, np.int64)
     state[S.G_MULT] = 1                               # a blank hand (engine._reset)
+    state[S.G_RULES:] = pos.rules.array
     for slot in (S.G_WINNER, S.G_LAST_PLAYER, S.G_OUT, S.G_MARKED, S.G_TRUMP):
         state[slot] = -1
     for s, counts in enumerate(pos.hands):
