@@ -6,11 +6,27 @@
 ['444+3', '444+5', '444+B', '444+R', 'BR']
 """
 
+import os
 import sys
 import types
+import warnings
 from typing import TYPE_CHECKING
 
 from fastdou.submodules import submodule
+
+# OpenMP's idle threads spin for milliseconds, taking a core from other work: wait passively
+# unless the user chose. OpenMP reads it when Numba loads it, so only before its threads start.
+_numba_pool = sys.modules.get("numba.np.ufunc.parallel")
+if any(name in os.environ for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")):
+    pass
+elif not getattr(_numba_pool, "_is_initialized", False):
+    os.environ.update(OMP_WAIT_POLICY="passive", KMP_BLOCKTIME="0")   # KMP_: Intel's OpenMP
+elif _numba_pool.threading_layer() == "omp":
+    warnings.warn("Numba's threads started before fastdou was imported, so they spin when "
+                  "idle (OpenMP's default), which slows other work on a busy machine: set "
+                  "OMP_WAIT_POLICY=passive before Python starts, or import fastdou first",
+                  RuntimeWarning, stacklevel=2)
+del _numba_pool
 
 # What ``import fastdou`` offers, imported when first used: the command line's signal
 # handling starts before Numba and the kernels are imported (fastdou.interrupts).
