@@ -145,6 +145,17 @@ COLD_CALLS = {
 }
 QUICK_COLD_CALLS = ("legal_moves",)
 COMPILED = re.compile(r"^fastdou: compiled in (\d+\.\d) s$", re.M)
+# Numba's compile events of the cold call, counted in its process and printed last
+COUNTING = """
+from numba.core import event
+compiles = [0]
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiles[0] += 1
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+"""
 
 
 @pytest.mark.parametrize("name", list(COLD_CALLS))
@@ -155,15 +166,15 @@ def test_cold_first_call(name, tmp_path, quick):
         pytest.skip("--quick: the cold first call of legal_moves only")
     env = {k: v for k, v in os.environ.items() if k != "FASTDOU_QUIET"}
     env["NUMBA_CACHE_DIR"] = str(tmp_path)
-    code = "import fastdou; " + COLD_CALLS[name]
+    code = COUNTING + "import fastdou; " + COLD_CALLS[name] + "\nprint(compiles[0])"
     runs = []
     for _ in range(2):
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                               text=True, check=True)
-        runs.append((time.perf_counter() - start, done.stderr))
-    (cold, said), (warm, again) = runs
+        runs.append((time.perf_counter() - start, done.stderr, int(done.stdout.split()[-1])))
+    (cold, said, functions), (warm, again, _) = runs
     compiling = sum(float(s) for s in COMPILED.findall(said))
     print(f"\ncold first call of {name}: {cold:.1f} s ({compiling:.1f} s of it compiling, "
-          f"by its notices); cached {warm:.2f} s")
+          f"by its notices; {functions} functions compiled); cached {warm:.2f} s")
     assert said.startswith("fastdou: compiling ") and compiling > 0 and again == ""

@@ -105,8 +105,10 @@ def test_vector_env_steps(benchmark, quick):
     Game.encode each step; measured 8-13x) and over 120x RLCard's env (measured 330-355x
     with --quick's 4,096 games, 224x with 16,384, whose rows spill the caches); two threads
     and per thread printed (not gated: the 2-thread ratio swings with the shared machine's
-    load, measured 618-638x on an idle one; on a busy machine OpenMP's spinning threads make
-    it collapse: OMP_WAIT_POLICY=passive)."""
+    load, measured 618-638x on an idle one). Idle OpenMP threads wait passively (``import
+    fastdou`` sets OMP_WAIT_POLICY=passive unless it is set: spinning ones made two threads
+    collapse on a busy machine); a step is one parallel region, so the sleeping thread is
+    woken once a step."""
     num_envs, steps = (4096, 10) if quick else (16384, 30)
     env = fastdou.VectorEnv("classic", num_envs, seed=0, start="play", threads=1)
     env.reset()

@@ -45,8 +45,7 @@ _SELECTION_SLOT = {"bid": KA.SEL_BID, "call": KA.SEL_CALL, "grab": KA.SEL_GRAB,
 def _universe(rules) -> np.ndarray:
     """Every move the preset's full deck could play: records ``(n, 2)``."""
     deck = np.uint64(_cards.pack(rules.deck))
-    # A writable array, as the game's step takes: the generator compiles once for both
-    array = rules.array.copy()
+    array = rules.array.copy()   # writable, as the game's step passes: emit compiles once
     out = np.empty((_UNIVERSE_ROOM, L.REC_WIDTH), np.uint64)
     n = K.leading_moves(deck, array, out)
     if n > len(out):

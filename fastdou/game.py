@@ -33,7 +33,7 @@ from fastdou.kernels.packing import contains
 from fastdou.moves import Move
 from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
 from fastdou.rules import Rules, as_rules
-from fastdou.stepper import Stepper
+from fastdou.stepper import Stepper, rules_array
 
 if TYPE_CHECKING:
     from fastdou.observation import Observation
@@ -61,7 +61,7 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         seat = 0
     else:
         seat = _seat("landlord", 0 if landlord is None else landlord, rules.players)
-    E.skip_to_play(state, rules.array, seat)
+    E.skip_to_play(state, rules_array(rules), seat)
     begin["start"] = "play"
     if rules.bidding != "marked":
         begin["landlord"] = seat
@@ -130,7 +130,7 @@ class Game(Stepper):
         rules = as_rules(rules)
         seed, deal = whole("seed", seed), whole("deal", deal)
         state = E.new_state()
-        E.start(state, rules.array, int(seed), int(deal))
+        E.start(state, rules_array(rules), int(seed), int(deal))
         begin = {"seed": int(seed), "deal": int(deal)}
         _start_play(state, rules, begin, start, landlord)
         return cls(rules, state, begin)
@@ -171,7 +171,7 @@ class Game(Stepper):
         if not isinstance(pos, Position):
             raise PositionError(f"expected a Position or its text, not {short(pos)}")
         state = E.new_state()
-        KP.state_of_position(state, pos.rules.array, pos.array(), pos.landlord)
+        KP.state_of_position(state, rules_array(pos.rules), pos.array(), pos.landlord)
         return cls(pos.rules, state, {"position": str(pos)})
 
     def position(self) -> Position:
@@ -234,10 +234,10 @@ class Game(Stepper):
         out = self._actions_buf
         if out is None:
             out = self._actions_buf = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
-        n = E.legal_actions(self._state, self.rules.array, out)
+        n = E.legal_actions(self._state, rules_array(self.rules), out)
         if n > len(out):
             out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
-            E.legal_actions(self._state, self.rules.array, out)
+            E.legal_actions(self._state, rules_array(self.rules), out)
         return out[:n]
 
     @_exclusive
@@ -306,7 +306,7 @@ class Game(Stepper):
         self._log_row()[:] = self._state
         self._actions.append(Move.from_record(record) if isinstance(action, str) else action)
         self._n_ids = -1
-        E.apply(self._state, self.rules.array, record)
+        E.apply(self._state, rules_array(self.rules), record)
 
     # ----------------------------------------------------------------- action ids
     def legal_action_ids(self) -> np.ndarray:
@@ -409,7 +409,7 @@ class Game(Stepper):
         if not self._busy.acquire(False):
             _in_use()
         try:
-            KE.encode(self._state, self.rules.array, seat, out)
+            KE.encode(self._state, rules_array(self.rules), seat, out)
         finally:
             self._busy.release()
         return out
@@ -480,7 +480,7 @@ class Game(Stepper):
         packed = [sum(map(lshift, h, shifts)) for h in places]
         bright, dark = landlords if landlords is not None else (0, 0)
         state = E.new_state()
-        E.start_dealt(state, rules.array, np.array(packed[:-1], np.uint64),
+        E.start_dealt(state, rules_array(rules), np.array(packed[:-1], np.uint64),
                       np.uint64(packed[-1]), int(first), int(bright), int(dark), int(seed),
                       4 * int(mark) if mark >= 0 else -1)   # the suit does not matter to play
         begin = {"seed": seed, "hands": texts[:-1], "kitty": texts[-1], "first": first}

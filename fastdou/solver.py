@@ -103,12 +103,17 @@ def _positive(name, value, kind=int, optional=True):
 
 
 def _actions(arr, rules) -> np.ndarray:
-    n = _search.count_actions(arr, rules.array)
-    out = np.zeros((n, REC_WIDTH), np.uint64)
-    _search.actions(arr, rules.array, out)
-    return out
+    """The actions of ``arr`` as records: generated into a buffer (again into one of their
+    size when more), not counted first (which would compile the counters as well)."""
+    out = np.zeros((_ROOM, REC_WIDTH), np.uint64)
+    n = _search.actions(arr, rules.array, out)
+    if n > _ROOM:
+        out = np.zeros((n, REC_WIDTH), np.uint64)
+        _search.actions(arr, rules.array, out)
+    return out[:n].copy()
 
 
+_ROOM = 1024                     # rows of the first buffer of _actions
 _spare = {}                      # (threads, size, width) -> a table not in use
 _spare_lock = threading.Lock()
 _CHUNK = 1 << 23                 # bytes set up between two looks at the stop flag
@@ -244,10 +249,10 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
         if not _set_up(keys, vals, kept, mapped, touch, ctl):
             return None
         ready[0] = mapped or touch
-        work = _solver.new_work(arr)
+        out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
         if groups == 1:
-            _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0], results,
-                               work)
+            plies = _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0],
+                                       results, out, max_nodes or 0)
         else:
             before = numba.get_num_threads()       # per thread: set where the search runs
             numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
@@ -256,13 +261,14 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
                                             results)
             finally:
                 numba.set_num_threads(before)
+            if (results < 0).any():
+                return None
+            if max_nodes is not None:
+                ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
+            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
+                                           _solver.new_work(arr))
         if (results < 0).any():
             return None
-        out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
-        if max_nodes is not None:
-            ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
-        plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
-                                       work)
         return tuple(Move.from_record(r) for r in out[:plies]) if plies >= 0 else None
 
     try:

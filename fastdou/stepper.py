@@ -27,6 +27,7 @@ IDS_CHUNK = 512       # a stepper's first buffer of legal ids (they go one after
 IDS_MAX = 1 << 14     # its renewals double up to this (or what one position needs)
 _ENTRY: dict = {}     # (kernel, rules) -> its entry point
 _TABLES: dict = {}    # rules -> its writable (rules array, keys, key_ids, id_records, selection)
+_RULES: dict = {}     # rules -> its writable rules array
 
 
 def conforms(a, ndim: int) -> bool:
@@ -35,13 +36,22 @@ def conforms(a, ndim: int) -> bool:
         a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
 
 
+def rules_array(rules) -> np.ndarray:
+    """``rules.array`` as a private writable copy, shared; never written. Every kernel call
+    on a game's state takes this one, so that the engine compiles for one array type."""
+    array = _RULES.get(rules)
+    if array is None:
+        array = _RULES[rules] = np.array(rules.array)
+    return array
+
+
 def kernel_table(rules) -> tuple:
     """``(rules array, keys, key_ids, id_records, selection)`` of ``rules`` as private
     writable arrays, shared by every stepper of those rules; never written."""
     table = _TABLES.get(rules)
     if table is None:
         from fastdou.actions import action_table
-        table = _TABLES[rules] = (np.array(rules.array),) + action_table(rules)._writable
+        table = _TABLES[rules] = (rules_array(rules),) + action_table(rules)._writable
     return table
 
 

@@ -41,10 +41,10 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
   sees only its own seats' turns.
 * ``threads``: Numba threads for each call (default: Numba's current setting). The env
   sets them with ``numba.set_num_threads`` around its own kernel calls and restores the
-  caller's value afterwards (the setting is per calling thread), so nothing leaks. On a
-  machine whose cores are busy with other work, OpenMP's spinning idle threads can make
-  two threads far slower than one: there set ``OMP_WAIT_POLICY=passive`` (or
-  ``NUMBA_THREADING_LAYER=workqueue``) before Numba starts its threads.
+  caller's value afterwards (the setting is per calling thread), so nothing leaks. Idle
+  threads wait passively (``import fastdou`` sets ``OMP_WAIT_POLICY=passive`` unless it is
+  set): OpenMP's spinning ones made two threads far slower than one on a machine with other
+  work (docs/rl.md).
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def _buffers(n: int, p: int, w: int) -> dict:
             "_counts": (n, np.int64, 0), "_errors": (n, np.int64, 0),
             "_status": (n, np.int64, 0), "_offsets": (n + 1, np.int64, 0),
             "_flat": (16 * n, np.int64, 0), "_actions": (n, np.int64, 0),
-            "_deals": (n, np.int64, 0)}
+            "_deals": (n, np.int64, 0), "_next_block": (1, np.int64, 0)}
 
 
 # What the env hands out, read-only: name -> the buffer it views.
@@ -323,11 +323,6 @@ class VectorEnv:
                                 f"{given.dtype} {given.shape}")
         a[:] = given
         with self._threads():
-            KV.check_batch(self._states, self.rules.array, self.table.id_records,
-                           self.table.selection, a, self._flat, self._offsets, self.check,
-                           self._status)
-            if self._status.any():
-                self._refuse(int(np.flatnonzero(self._status)[0]))
             self._advance(False)
         out = self._out
         return out["obs"], out["rewards"], out["terminated"], out["truncated"], self._info()
@@ -390,16 +385,34 @@ class VectorEnv:
         self._out = {name: _read_only(getattr(self, buf)) for name, buf in _HANDED_OUT.items()}
 
     def _advance(self, fresh: bool) -> None:
-        """Deal every slot's game ``self._games[i]`` (``fresh``) or apply ``self._actions``,
-        then play on to the caller's turns (inside ``_threads``)."""
+        """Deal every slot's game ``self._games[i]`` (``fresh``) or check and apply
+        ``self._actions`` (IllegalMoveError if one is refused: no game changed then), play
+        on to the caller's turns and pack the legal ids (inside ``_threads``): one call of
+        the step kernel, one parallel region."""
+        code = self._run(KV.RESET if fresh else KV.STEP)
+        if code == KV.REFUSED:
+            self._refuse(int(np.flatnonzero(self._status)[0]))
+        if code == KV.POLICY_FAILED:    # a user policy that raises returns -1 (``_guarded``)
+            i = int(np.flatnonzero(self._errors)[0])
+            raise PolicyError(f"game {i}: a policy raised or returned an index outside the "
+                              f"legal actions (reset the env)")
+        if code == KV.NEED_IDS:
+            total = int(self._offsets[-1])
+            memory.check("the legal ids", 16 * total)
+            self._flat = np.zeros(2 * total, np.int64)
+            self._run(KV.GATHER)
+
+    def _run(self, mode: int) -> int:
+        """Run the step kernel in ``mode`` (inside ``_threads``); returns what it reports."""
         t = self.table
-        self._run(KV.compiled("advance_batch"), self._states, self.rules.array,
-                  (t.keys, t.key_ids, t.id_records, t.selection),
-                  (self.seed, int(self.start == "play")), self._codes, self._actions, fresh,
-                  (self._games, self._rngs, self._seats),
-                  (self._obs, self._final_obs, self._rewards, self._terminated,
-                   self._final_scores, self._final_deals, self._pool, self._counts,
-                   self._errors), *self._functions, self._encode is KE.encode)
+        return KV.compiled("step_batch")(
+            self._states, self.rules.array, (t.keys, t.key_ids, t.id_records, t.selection),
+            (self.seed, int(self.start == "play")), self._codes, self._actions, mode,
+            self.check, (self._games, self._rngs, self._seats),
+            (self._obs, self._final_obs, self._rewards, self._terminated, self._final_scores,
+             self._final_deals, self._pool, self._counts, self._errors),
+            (self._flat, self._offsets, self._status, self._deals, self._next_block),
+            numba.get_num_threads(), *self._functions, self._encode is KE.encode)
 
     @contextlib.contextmanager
     def _threads(self):
@@ -412,23 +425,6 @@ class VectorEnv:
             yield
         finally:
             numba.set_num_threads(previous)
-
-    def _run(self, kernel, *args) -> None:
-        """Run a batch kernel (inside ``_threads``), then pack the legal ids."""
-        kernel(*args)           # a user policy that raises returns -1 (``_guarded``)
-        if self._errors.any():
-            i = int(np.flatnonzero(self._errors)[0])
-            raise PolicyError(f"game {i}: a policy raised or returned an index outside the "
-                              f"legal actions (reset the env)")
-        np.cumsum(self._counts, out=self._offsets[1:])
-        total = int(self._offsets[-1])
-        if total > len(self._flat):
-            memory.check("the legal ids", 16 * total)
-            self._flat = np.zeros(2 * total, np.int64)
-        KV.gather_ids(self._states, self.rules.array, self.table.keys, self.table.key_ids,
-                      self.table.selection, self._pool, self._counts, self._offsets,
-                      self._flat)
-        np.bitwise_or(self._games << KV.SLOT_BITS, np.arange(self.num_envs), out=self._deals)
 
     def _info(self) -> dict:
         out = self._out

@@ -128,4 +128,4 @@ def _closed_bombs(h, rules):
 def count_bombs(h, rules, above_power):
     """Number of bombs of packed hand ``h`` above ``above_power``: the answers to a bomb
     (``emit`` under ``bomb_query(above_power)``)."""
-    return _bomb_count(np.uint64(h), rules, 0, above_power)
+    return _bomb_count(np.uint64(h), rules, np.int64(0), above_power)

@@ -42,7 +42,9 @@ from numba.extending import overload
 from fastdou.kernels import engine as E
 from fastdou.kernels.action_ids import OK, OVERFLOW, legal_ids, push_id, step_ids
 from fastdou.kernels.encoding import plane_storable, standard_plane_store
-from fastdou.kernels.jit import LEAF_OVERLOAD, first_class_kernel, kernel, leaf, nrt_kernel
+from fastdou.kernels.jit import (
+    LEAF_OVERLOAD, first_class_kernel, inline_leaf, kernel, leaf, nrt_kernel,
+)
 from fastdou.kernels.layout import (BIG_JOKER, INFO_FIELD_MASK, INFO_LENGTH_SHIFT,
                                     INFO_RANK_SHIFT, REC_WIDTH, SMALL_JOKER)
 from fastdou.kernels.packing import count, size
@@ -85,7 +87,7 @@ def _card_block(packed, out, offset):
     return by_entry
 
 
-@leaf
+@inline_leaf            # inlined: each call's literal arguments would compile it once more
 def _one_hot(out, offset, width, value):
     """DouZero's one-hot: ``value`` at ``value`` (bombs) or at ``value - 1`` (cards left),
     numpy's index ``-1`` (the last) for 0 cards left, as its code does."""

@@ -34,7 +34,7 @@ from llvmlite import ir
 from numba import literally, types
 from numba.extending import intrinsic
 
-from fastdou.kernels.jit import first_class_leaf, leaf, nrt_kernel
+from fastdou.kernels.jit import first_class_leaf, inline_leaf, leaf, nrt_kernel
 from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
                                     R_KITTY, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID,
                                     R_PLAYERS)
@@ -195,7 +195,7 @@ def standard_plane_store(typingctx, out, at, cards):
     return sig, codegen
 
 
-@leaf
+@inline_leaf            # inlined: a call with a literal ``at`` would compile once more
 def _standard_plane(out, at, cards, rules):
     """``put_cards`` over the standard deck, the whole plane (zeros too)."""
     standard_plane_store(out, at, np.uint64(cards))
@@ -212,7 +212,7 @@ def _plane(out, at, cards, rules, standard):
     return put_cards(out, at, cards, rules)
 
 
-@leaf
+@inline_leaf            # inlined: a call with literal arguments would compile once each
 def _one_hot(out, at, index, width):
     if 0 <= index < width:
         out[at + index] = 1

@@ -24,7 +24,9 @@ import numpy as np
 from numba import prange
 
 from fastdou.kernels.fewest_plays import M_KEYS, M_VALS, new_memo
-from fastdou.kernels.jit import kernel, leaf, nogil_kernel, nrt_kernel, parallel_nogil_kernel
+from fastdou.kernels.jit import (
+    inline_kernel, kernel, leaf, nogil_kernel, nrt_kernel, parallel_nogil_kernel,
+)
 from fastdou.kernels.moves import actions_of_play
 from fastdou.kernels.packing import size
 from fastdou.kernels.search import (
@@ -95,6 +97,8 @@ def _unmake_at(pos, buf, i, undo, ply):
 # the steps of a node in :func:`_run`, and the requests it returns to :func:`search`
 _ENTER, _GEN, _CONTROL, _LOOKUP, _SORT, _RETURN, _NEXT = 0, 1, 2, 3, 4, 5, 6
 _DONE, _GROW_GEN, _GROW_CONTROL, _MISSES = 7, 8, 9, 10
+# typed int64, not as literals: a literal argument compiles a callee once more
+_ZERO, _LOSS, _WIN = np.int64(0), np.int64(1), np.int64(2)
 
 
 @leaf
@@ -166,7 +170,7 @@ def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
             if (result == 1) == (child == frames[ply, F_SIDE]):
                 result = 1
                 put_key(pos, key)
-                _store(keys, vals, key, width, pos[S_HASH], 2,
+                _store(keys, vals, key, width, pos[S_HASH], _WIN,
                        ctl[C_NODES] - frames[ply, F_NODES])
                 ctl[C_STORES] += 1
                 continue
@@ -176,7 +180,7 @@ def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
             if frames[ply, F_NEXT] == frames[ply, F_COUNT]:
                 result = 0
                 put_key(pos, key)
-                _store(keys, vals, key, width, pos[S_HASH], 1,
+                _store(keys, vals, key, width, pos[S_HASH], _LOSS,
                        ctl[C_NODES] - frames[ply, F_NODES])
                 ctl[C_STORES] += 1
                 step = _RETURN
@@ -201,7 +205,7 @@ def search(pos, rules, table, work, ctl):
     buf, undo, frames, key, memo, control = work
     width = key_width(pos)
     frames[0, F_BASE] = 0
-    step, ply, result, n, need, hand = _ENTER, 0, 0, 0, 0, np.uint64(0)
+    step, ply, result, n, need, hand = np.int64(_ENTER), _ZERO, _ZERO, _ZERO, _ZERO, np.uint64(0)
     while True:
         if step == _GROW_GEN:
             buf = _grow(buf, frames[ply, F_BASE], need + _MIN_ROOM)
@@ -240,10 +244,9 @@ def new_work(pos):
             new_memo(), new_control(pos))
 
 
-@kernel
-def action_value(pos, rules, move, table, work, ctl):
-    """1 if the action ``move`` wins for the side to act, 0 if it loses, -1 if a limit
-    stopped it; returns (value, work)."""
+@inline_kernel
+def _action_value(pos, rules, move, table, work, ctl):
+    """:func:`action_value`, inlined: a compiled call level less to optimize again."""
     me = side_of(pos, pos[S_TO_MOVE])
     root = np.zeros(UNDO_SIZE, np.int64)
     make(pos, move, root)
@@ -258,17 +261,30 @@ def action_value(pos, rules, move, table, work, ctl):
     return r, work
 
 
+@kernel
+def action_value(pos, rules, move, table, work, ctl):
+    """1 if the action ``move`` wins for the side to act, 0 if it loses, -1 if a limit
+    stopped it; returns (value, work)."""
+    return _action_value(pos, rules, move, table, work, ctl)
+
+
 @nogil_kernel
-def solve_root(pos, rules, moves, keys, vals, ctl, results, work):
+def solve_root(pos, rules, moves, keys, vals, ctl, results, out, line_nodes):
     """Value of each root action ``moves[i]`` for the side to act (1 win, 0 loss) in
-    ``results``; -1 where a limit stopped the search (then the rest are not tried).
-    ``work``: :func:`new_work` (reuse it for :func:`principal_line`: a warm memo)."""
+    ``results``; -1 where a limit stopped the search (then the rest are not tried, and it
+    returns -1). Then :func:`principal_line` into ``out`` (``line_nodes`` > 0: at most that
+    many more nodes), in the same call (one compiled entry: the search is optimized and
+    cached once); returns its plies."""
     results[:] = -1
+    work = new_work(pos)
     for i in range(moves.shape[0]):
-        r, work = action_value(pos, rules, moves[i], (keys, vals), work, ctl)
+        r, work = _action_value(pos, rules, moves[i], (keys, vals), work, ctl)
         results[i] = r
         if r < 0:
-            break
+            return -1
+    if line_nodes > 0:
+        ctl[C_MAX_NODES] = ctl[C_NODES] + line_nodes
+    return _line(pos, rules, keys, vals, ctl, out, work)
 
 
 @parallel_nogil_kernel
@@ -288,8 +304,8 @@ def solve_root_parallel(pos, rules, moves, keys, vals, ctls, results):
                 break
 
 
-@nogil_kernel
-def principal_line(pos, rules, keys, vals, ctl, out, work):
+@inline_kernel
+def _line(pos, rules, keys, vals, ctl, out, work):
     """Play out a principal variation from ``pos`` into ``out`` (records): the side to act
     plays its first winning action in search order, a losing side its first action. Returns
     the number of plies, or -1 if a limit stopped it. ``pos`` is left unchanged."""
@@ -297,12 +313,12 @@ def principal_line(pos, rules, keys, vals, ctl, out, work):
     plies = 0
     stopped = False
     while not is_terminal(pos) and plies < out.shape[0]:
-        mine, n = _fill(pos, rules, new_buffer(1 << 10), 0)
-        memo = _order(mine, 0, n, rules, hand_of(pos, pos[S_TO_MOVE]), work[W_MEMO])
+        mine, n = _fill(pos, rules, new_buffer(1 << 10), _ZERO)
+        memo = _order(mine, _ZERO, n, rules, hand_of(pos, pos[S_TO_MOVE]), work[W_MEMO])
         work = (work[W_BUF], work[W_UNDO], work[W_FRAMES], work[W_KEY], memo, work[W_CONTROL])
         pick = 0
         for i in range(n):
-            r, work = action_value(pos, rules, mine[i], (keys, vals), work, ctl)
+            r, work = _action_value(pos, rules, mine[i], (keys, vals), work, ctl)
             if r < 0:
                 stopped = True
                 break
@@ -318,3 +334,10 @@ def principal_line(pos, rules, keys, vals, ctl, out, work):
     for i in range(plies - 1, -1, -1):
         unmake(pos, out[i], line_undo[i])
     return -1 if stopped else plies
+
+
+@nogil_kernel
+def principal_line(pos, rules, keys, vals, ctl, out, work):
+    """:func:`_line` (after :func:`solve_root_parallel`; :func:`solve_root` plays it
+    itself)."""
+    return _line(pos, rules, keys, vals, ctl, out, work)

@@ -6,16 +6,16 @@ them; a full buffer grows into a larger copy.
 
 import numpy as np
 
-from fastdou.kernels.jit import kernel, nrt_kernel
+from fastdou.kernels.jit import inline_nrt_kernel, kernel, nrt_kernel
 from fastdou.kernels.search import actions
 
 BUF_WIDTH = 3       # cards, info, ordering score
 _MIN_ROOM = 64
 
 
-@nrt_kernel
+@inline_nrt_kernel
 def new_buffer(rows):
-    """A move buffer for the search kernels."""
+    """A move buffer for the search kernels (inlined: no compile per literal size)."""
     return np.zeros((rows, BUF_WIDTH), np.uint64)
 
 

@@ -163,7 +163,7 @@ def _lead_out(pos, rules, hand, buf, lo, hi, control, stamp):
     beat (everyone passes, it leads again) and then one last move that empties its hand.
     ``buf[lo:hi]`` holds every move it may lead from a hand holding ``hand``."""
     safe = control[CW_SAFE]
-    k = 0
+    k = np.int64(0)             # not literals: _safe_split would compile twice
     covered = np.uint64(0)
     for i in range(lo, hi):
         if _within(hand, buf[i, 0]) and _safe(pos, rules, buf, i, control):
@@ -173,7 +173,7 @@ def _lead_out(pos, rules, hand, buf, lo, hi, control, stamp):
             covered |= _ranks(buf[i, 0])
     if k == 0:
         return False
-    budget = CONTROL_BUDGET
+    budget = np.int64(CONTROL_BUDGET)
     for i in range(lo, hi):                         # the last move, then safe moves only
         last = buf[i, 0]
         if not _within(hand, last) or (_ranks(hand - last) & ~covered) != 0:

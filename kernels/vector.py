@@ -15,8 +15,16 @@ observation into the ``int8`` row ``out``), so the kernels compile once and are 
 fastdou's own encoding, the default, is called directly instead (``direct``).
 
 Legal ids: each game writes up to ``pool.shape[1]`` ids into its row of ``pool`` and its
-count into ``counts``; :func:`gather_ids` packs them into one flat array at ``offsets``
+count into ``counts``; :func:`_gather` packs them into one flat array at ``offsets``
 (recomputing the rare games with more ids than a pool row holds).
+
+A step is one call of :func:`step_batch` and ONE parallel region: idle OpenMP threads sleep
+(``import fastdou`` sets ``OMP_WAIT_POLICY=passive``) and waking one cost about 57 us a
+region, when a step was three (check, advance, gather): two threads then reached 1.42-1.51x
+one thread on 4,096 games. The check before it and the packing of the ids after it are
+serial and short; inside it, each thread takes the next block of games from a shared
+counter (:func:`_take`), so the thread that runs at once does the blocks the woken one has
+not reached yet.
 """
 
 import numpy as np
@@ -40,11 +48,17 @@ SLOT_BITS = 32        # deal_index(i, k) = k << SLOT_BITS | i
 MAX_SLOTS = 1 << SLOT_BITS
 BLOCK = 32            # games per parallel work item (one scratch buffer each)
 
-# What check_batch reports per game (0: fine); the codes of push_id, plus:
+# What the check reports per game (``status``; 0: fine); the codes of push_id, plus:
 NOT_LEGAL = 16        # a well-formed id that is not among the legal ids now
 # What the step reports per game (0: fine):
 ERROR_POLICY = 1      # a compiled policy returned an index outside 0..n-1
 NEED_ROOM = -1        # (internal) a seat had more actions than the buffer holds
+# What step_batch does (``mode``) and returns:
+STEP, RESET, GATHER = 0, 1, 2   # apply the actions / deal every slot / only pack the ids
+DONE = 0              # stepped, the ids packed
+REFUSED = 1           # an action failed the check (``status``): no game was changed
+POLICY_FAILED = 2     # a policy erred in some game (``errors``); the ids not packed
+NEED_IDS = 3          # stepped, ``offsets`` set, but ``flat`` is too short: grow it, GATHER
 
 _I64 = types.int64
 _RO = dict(readonly=True)
@@ -139,11 +153,11 @@ def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, 
                user, encode, direct):
     """Advance games ``lo .. hi - 1``, each in place in its row of ``states``: deal game
     ``games[i]`` (``fresh``) or apply ``actions[i]`` (checked before, by
-    :func:`check_batch`) for the seat ``seats[i]``; then play the policy seats; a hand
+    :func:`_check`) for the seat ``seats[i]``; then play the policy seats; a hand
     that ends is recorded (once) and the slot's next game dealt; then the observation and
     legal ids of the learner seat to act. ``scratch``: the work item's (buf, deck, rules,
     codes) (:func:`_scratch`); ``table``, ``dealing``, ``slots``, ``out``: as in
-    :func:`advance_batch`. Returns ``(hi, 0)``, or ``(i, n)`` when game ``i``'s seat to
+    :func:`step_batch`. Returns ``(hi, 0)``, or ``(i, n)`` when game ``i``'s seat to
     act had ``n`` actions, more than ``buf`` holds: call again from ``i`` with ``resume``
     and a larger buffer, and it goes on where it stopped.
 
@@ -214,43 +228,33 @@ def _room(scratch, n):
     return np.empty((2 * n, REC_WIDTH), np.uint64), deck, rules, codes
 
 
-@parallel_kernel
-def advance_batch(states, rules, table, dealing, codes, actions, fresh, slots, out, user,
-                  encode, direct):
-    """Every game: with ``fresh``, deal slot ``i``'s game ``games[i]`` (a reset; ``actions``
-    unread), else apply ``actions[i]``; then play on to a learner seat's turn
-    (:func:`_run_block`). Work items of ``BLOCK`` games, each on its own buffers and
-    copies of the rules and codes, so threads share no reference counts.
+@intrinsic
+def _take(typingctx, counter):
+    """Add 1 to ``counter[0]`` atomically; returns the value before: a work item's claim on
+    the next block of games."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+        return None
 
-    ``table``: the action ids' (keys, key_ids, id_records, selection)
-    (:class:`fastdou.actions.ActionTable`); ``dealing``: (seed, start_play); ``slots``:
-    what each slot keeps between calls, (games, rngs, seats); ``out``: the per-game
-    results, (obs, final_obs, rewards, terminated, final_scores, final_deals, pool,
-    counts, errors); ``user``, ``encode``, ``direct``: the policy and the encoder
-    (:func:`_encode_row`)."""
-    n = states.shape[0]
-    obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        scratch = _scratch(pool, rules, codes)
-        i, end = b * BLOCK, min(n, (b + 1) * BLOCK)
-        resume = False
-        while i < end:
-            i, need = _run_block(i, end, resume, fresh, states, scratch, table, dealing,
-                                 actions, slots, out, user, encode, direct)
-            scratch = _room(scratch, need)
-            resume = True
+    def codegen(context, builder, signature, args):
+        a = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", a.data, context.get_constant(types.int64, 1),
+                                  "monotonic")
+    return types.int64(counter), codegen
 
 
-@parallel_kernel
-def check_batch(states, rules, id_records, selection, actions, flat, offsets, legal_only,
-                status):
+@kernel
+def _check(states, rules, id_records, selection, actions, flat, offsets, legal_only,
+           status):
     """``status[i]``: 0 if ``actions[i]`` may be applied to game ``i``: with ``legal_only``,
     when it is among the game's legal ids ``flat[offsets[i]:offsets[i + 1]]``
-    (``NOT_LEGAL`` or ``BAD_ID`` otherwise), else when ``push_id`` would take it."""
-    for i in prange(states.shape[0]):
+    (``NOT_LEGAL`` or ``BAD_ID`` otherwise), else when ``push_id`` would take it. Returns
+    whether every game's is 0."""
+    fine = True
+    for i in range(states.shape[0]):
         a = actions[i]
         if a < 0 or a >= id_records.shape[0] or id_records[a, 1] == RESERVED:
             status[i] = BAD_ID
+            fine = False
             continue
         if legal_only:
             s = NOT_LEGAL
@@ -258,28 +262,93 @@ def check_batch(states, rules, id_records, selection, actions, flat, offsets, le
                 if flat[j] == a:
                     s = OK
                     break
-            status[i] = s
         else:
-            status[i] = check_id(states[i], rules, id_records, selection, a)
+            s = check_id(states[i], rules, id_records, selection, a)
+        status[i] = s
+        if s != OK:
+            fine = False
+    return fine
+
+
+@nrt_kernel
+def _gather(states, rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
+            deals):
+    """Pack the games' legal ids into ``flat`` at ``offsets``: from ``pool`` rows, or
+    computed again for a game with more ids than a row holds; and each game's deal index
+    into ``deals``."""
+    cap = pool.shape[1]
+    for i in range(states.shape[0]):
+        at = offsets[i]
+        c = counts[i]
+        if c <= cap:
+            for j in range(c):
+                flat[at + j] = pool[i, j]
+        else:
+            records = np.empty((c, REC_WIDTH), np.uint64)
+            legal_ids(states[i], rules, keys, key_ids, selection, records, flat[at:at + c])
+        deals[i] = deal_index(i, games[i])
 
 
 @parallel_kernel
-def gather_ids(states, rules, keys, key_ids, selection, pool, counts, offsets, flat):
-    """Pack the games' legal ids into ``flat`` at ``offsets``: from ``pool`` rows, or
-    computed again for a game with more ids than a row holds."""
+def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, slots, out,
+               ids, threads, user, encode, direct):
+    """One call of the env (``mode``): ``STEP`` checks every ``actions[i]`` (:func:`_check`;
+    ``REFUSED`` if one fails, nothing changed), applies them and plays on to a learner
+    seat's turn (:func:`_run_block`); ``RESET`` deals slot ``i``'s game ``games[i]``
+    instead (``actions`` unread); then both set ``offsets`` and pack the legal ids
+    (``POLICY_FAILED`` first if a policy erred, ``NEED_IDS`` if ``flat`` is too short:
+    ``GATHER`` then only packs them). Returns ``DONE``, or what went wrong.
+
+    The games are played in one parallel region (the rest is serial): work items, one a
+    thread, each on its own buffers and copies of the rules and codes (threads share no
+    reference counts), take blocks of ``BLOCK`` games from ``next_block`` (:func:`_take`)
+    until none is left: which thread plays a game never changes its result.
+
+    ``table``: the action ids' (keys, key_ids, id_records, selection)
+    (:class:`fastdou.actions.ActionTable`); ``dealing``: (seed, start_play); ``slots``:
+    what each slot keeps between calls, (games, rngs, seats); ``out``: the per-game
+    results, (obs, final_obs, rewards, terminated, final_scores, final_deals, pool,
+    counts, errors); ``ids``: (flat, offsets, status, deals, next_block: one int64);
+    ``threads``: the work items, ``numba.get_num_threads()`` (called here, it would make the
+    kernel uncacheable); ``user``, ``encode``, ``direct``: the policy and the encoder
+    (:func:`_encode_row`)."""
     n = states.shape[0]
-    cap = pool.shape[1]
-    for b in prange((n + BLOCK - 1) // BLOCK):
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            at = offsets[i]
-            c = counts[i]
-            if c <= cap:
-                for j in range(c):
-                    flat[at + j] = pool[i, j]
-            else:
-                records = np.empty((c, REC_WIDTH), np.uint64)
-                legal_ids(states[i], rules, keys, key_ids, selection, records,
-                          flat[at:at + c])
+    keys, key_ids, id_records, selection = table
+    games = slots[0]
+    obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
+    flat, offsets, status, deals, next_block = ids
+    own_rules = rules.copy()        # writable: the read-only rules compile the engine again
+    if mode != GATHER:
+        fresh = mode == RESET
+        if not fresh and not _check(states, own_rules, id_records, selection, actions, flat,
+                                    offsets, legal_only, status):
+            return REFUSED
+        blocks = (n + BLOCK - 1) // BLOCK
+        next_block[0] = 0
+        for _ in prange(min(threads, blocks)):
+            scratch = _scratch(pool, rules, codes)
+            b = _take(next_block)
+            while b < blocks:
+                i, end = b * BLOCK, min(n, (b + 1) * BLOCK)
+                resume = np.bool_(False)    # not a literal: _run_block would compile twice
+                while i < end:
+                    i, need = _run_block(i, end, resume, fresh, states, scratch, table,
+                                         dealing, actions, slots, out, user, encode, direct)
+                    scratch = _room(scratch, need)
+                    resume = True
+                b = _take(next_block)
+        for i in range(n):
+            if errors[i] != 0:
+                return POLICY_FAILED
+        total = 0
+        for i in range(n):
+            total += counts[i]
+            offsets[i + 1] = total
+        if total > flat.shape[0]:
+            return NEED_IDS
+    _gather(states, own_rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
+            deals)
+    return DONE
 
 
 @kernel
@@ -305,14 +374,16 @@ _OUT = types.Tuple((_a(types.int8, 2), _a(types.int8, 2),             # obs, fin
                     _a(types.float64, 1), _a(types.boolean, 1),       # rewards, terminated
                     _a(types.float64, 2), _a(_I64, 1),                # scores, deals
                     _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1)))    # pool, counts, errors
+_IDS = types.UniTuple(_a(_I64, 1), 5)     # flat, offsets, status, deals, next_block
 SIGNATURES = {
-    "advance_batch": (_STATES, _RULES, _TABLE, _DEALING, _a(_I64, 1), _a(_I64, 1),
-                      types.boolean, _SLOTS, _OUT, POLICY_TYPE, ENCODE_TYPE, types.boolean),
+    "step_batch": (_STATES, _RULES, _TABLE, _DEALING, _a(_I64, 1), _a(_I64, 1), _I64,
+                   types.boolean, _SLOTS, _OUT, _IDS, _I64, POLICY_TYPE, ENCODE_TYPE,
+                   types.boolean),
 }
 
 
 def compiled(name):
-    """``advance_batch`` compiled (or loaded from the disk cache) for its one
+    """``step_batch`` compiled (or loaded from the disk cache) for its one
     signature, ``user`` and ``encode`` first-class functions; returned as the compiled
     overload's entry point, which skips the dispatcher's typing of every argument (pass
     exactly the signature's types, the functions as :class:`FunctionArg`)."""
@@ -349,6 +420,7 @@ class FunctionArg(WrapperAddressProtocol):
         return self._signature
 
 
-__all__ = ["LEARNER", "deal_index", "advance_batch", "check_batch",
-           "gather_ids", "masks", "compiled", "FunctionArg", "ENCODE_SIGNATURE", "ENCODE_TYPE",
-           "NOT_LEGAL", "ERROR_POLICY", "MAX_SLOTS", "WRONG_PHASE", "NOT_HELD"]
+__all__ = ["LEARNER", "deal_index", "step_batch", "masks", "compiled", "FunctionArg",
+           "ENCODE_SIGNATURE", "ENCODE_TYPE", "NOT_LEGAL", "ERROR_POLICY", "MAX_SLOTS",
+           "WRONG_PHASE", "NOT_HELD", "STEP", "RESET", "GATHER", "DONE", "REFUSED",
+           "POLICY_FAILED", "NEED_IDS"]
