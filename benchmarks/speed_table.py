@@ -254,13 +254,12 @@ def _client_rows(res) -> list:
     if not c:
         return []
     return [
-        "| each client's own evaluation loop, unchanged (ceiling: over an engine that costs "
-        "nothing) | "
-        f"{_client_cell(c['douzero_random'])} `mp_simulate`, random agents; "
-        f"{_client_cell(c['douzero_rlcard'])} its `rlcard` agent as landlord | "
-        f"{_client_cell(c['rlcard_run'])} `env.run`, rule agent V1 vs 2 random agents | "
-        f"{_client_cell(c['openspiel_evaluate_bots'])} `evaluate_bots`, random bots; "
-        f"{_client_cell(c['openspiel_mcts'])} `MCTSBot` |"]
+        "| a client's own loop, unchanged (ceiling: a costless engine) | "
+        f"{_client_cell(c['douzero_random'])} `mp_simulate` | "
+        f"{_client_cell(c['rlcard_run'])} `env.run`, rule vs random | "
+        f"{_client_cell(c['openspiel_evaluate_bots'])} `evaluate_bots` |",
+        "| the same, a stronger player: its `rlcard` agent as landlord; `MCTSBot` | "
+        f"{_client_cell(c['douzero_rlcard'])} | | {_client_cell(c['openspiel_mcts'])} |"]
 
 
 def _clients_table(res) -> list:

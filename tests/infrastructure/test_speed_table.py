@@ -61,7 +61,7 @@ def test_check_fails_when_either_drifts(res, readme, page, tmp_path):
     good_page.write_text(page.replace("AMD EPYC", "AMD  EPYC"), encoding="utf-8")
     assert speed_table.main(args) == 1
     good_page.write_text(page, encoding="utf-8")
-    good_readme.write_text(readme.replace("| 294x |", "| 295x |"), encoding="utf-8")
+    good_readme.write_text(readme.replace("x |", "0x |", 1), encoding="utf-8")   # a ratio
     assert speed_table.main(args) == 1
     missing = ["--check", "--readme", str(good_readme), "--page", str(tmp_path / "none.md")]
     assert speed_table.main(missing) == 1
