@@ -68,6 +68,7 @@ from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels import vector as KV
 from fastdou.rules import as_rules
+from fastdou.stepper import rules_array
 
 STARTS = ("bidding", "play")
 POOL_WIDTH = 128        # legal ids kept per game in the first pass (more: computed again)
@@ -406,7 +407,7 @@ class VectorEnv:
         """Run the step kernel in ``mode`` (inside ``_threads``); returns what it reports."""
         t = self.table
         return KV.compiled("step_batch")(
-            self._states, self.rules.array, (t.keys, t.key_ids, t.id_records, t.selection),
+            self._states, rules_array(self.rules), (t.keys, t.key_ids, t.id_records, t.selection),
             (self.seed, int(self.start == "play")), self._codes, self._actions, mode,
             self.check, (self._games, self._rngs, self._seats),
             (self._obs, self._final_obs, self._rewards, self._terminated, self._final_scores,

@@ -61,8 +61,7 @@ POLICY_FAILED = 2     # a policy erred in some game (``errors``); the ids not pa
 NEED_IDS = 3          # stepped, ``offsets`` set, but ``flat`` is too short: grow it, GATHER
 
 _I64 = types.int64
-_RO = dict(readonly=True)
-_RULES = types.Array(_I64, 1, "C", readonly=True)
+_RULES = types.Array(_I64, 1, "C")    # writable: stepper.rules_array, as Game passes
 ENCODE_SIGNATURE = types.none(types.Array(_I64, 1, "C"), types.Array(_I64, 1, "C"), _I64,
                               types.Array(types.int8, 1, "C"))
 ENCODE_TYPE = types.FunctionType(ENCODE_SIGNATURE)
@@ -317,10 +316,9 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
     games = slots[0]
     obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
     flat, offsets, status, deals, next_block = ids
-    own_rules = rules.copy()        # writable: the read-only rules compile the engine again
     if mode != GATHER:
         fresh = mode == RESET
-        if not fresh and not _check(states, own_rules, id_records, selection, actions, flat,
+        if not fresh and not _check(states, rules, id_records, selection, actions, flat,
                                     offsets, legal_only, status):
             return REFUSED
         blocks = (n + BLOCK - 1) // BLOCK
@@ -346,7 +344,7 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
             offsets[i + 1] = total
         if total > flat.shape[0]:
             return NEED_IDS
-    _gather(states, own_rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
+    _gather(states, rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
             deals)
     return DONE
 
