@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 
 import numpy as np
 
@@ -167,16 +166,11 @@ def douzero_deals(n, seed=26):
 
 
 def _in_turn_setup(runs, rounds):
-    """``runs`` (name: (setup, timed)) in turn for ``rounds`` rounds, only ``timed(setup())``
-    on the clock: name: (fastest seconds, last result)."""
-    best = {name: (float("inf"), None) for name in runs}
-    for _ in range(rounds):
-        for name, (setup, timed) in runs.items():
-            arg = setup()
-            start = time.perf_counter()
-            result = timed(arg)
-            best[name] = (min(best[name][0], time.perf_counter() - start), result)
-    return best
+    """``runs`` (name: (setup, timed)) :func:`in_turn`, only ``timed(setup())`` on the clock:
+    name: (fastest seconds, last result)."""
+    best = in_turn({k: timed for k, (_, timed) in runs.items()}, rounds,
+                   setup={k: setup for k, (setup, _) in runs.items()})
+    return {k: (t, result) for k, (t, result, _) in best.items()}
 
 
 def douzero_client(name, quick=False, size=None, deals=None, seed=26):

@@ -98,14 +98,17 @@ def on_threads(threads, fn, *args):
     return call
 
 
-def in_turn(calls, repeat=5, runs=None, min_run=None):
+def in_turn(calls, repeat=5, runs=None, min_run=None, setup=None):
     """Thunks (``calls``, name: thunk) timed in turn: ``repeat`` rounds, each running every
     thunk ``runs[name]`` times (once if not given), so that a drift of a shared machine's
     speed (its other load) slows each alike. With ``min_run`` (seconds) each thunk is first
     called once, and a thunk faster than that is then called as many times in a row in each
     run as make up ``min_run``, so that the timer's resolution does not matter (a slower
-    one's first call counts as a run). Returns name: (fastest seconds per call, last result,
-    calls per run)."""
+    one's first call counts as a run). With ``setup`` (name: thunk) each run calls
+    ``calls[name](setup[name]())``, the setup off the clock (not with ``min_run``). Returns
+    name: (fastest seconds per call, last result, calls per run)."""
+    if setup is not None and min_run is not None:
+        raise ValueError("in_turn: setup runs once a run, so not with min_run")
     best = {name: [float("inf"), None, 1] for name in calls}
     if min_run is not None:
         for name, fn in calls.items():
@@ -120,9 +123,10 @@ def in_turn(calls, repeat=5, runs=None, min_run=None):
         for name, fn in calls.items():
             b = best[name]
             for _ in range(1 if runs is None else runs[name]):
+                args = () if setup is None else (setup[name](),)
                 start = time.perf_counter()
                 for _ in range(b[2]):
-                    b[1] = fn()
+                    b[1] = fn(*args)
                 b[0] = min(b[0], (time.perf_counter() - start) / b[2])
     return {name: tuple(b) for name, b in best.items()}
 
