@@ -9,13 +9,18 @@
   read as it is; Numba itself would skip it and compile everything elsewhere. A kernel
   missing from it is compiled in every process.
 * No folder at all: one warning, and the kernels compile without the disk cache.
+* A cached kernel embeds the helpers it inlined from other modules, and Numba's stamp
+  checks only the kernel's own file: the index's version carries a digest of every kernel
+  module's source (:func:`kernels_digest`), so an edited helper makes every entry stale.
 
 Only functions defined in fastdou are concerned: other ``cache=True`` code is left to Numba.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
@@ -108,12 +113,30 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
         return loaded
 
 
+def sources_digest(folder: str) -> str:
+    """The first 16 hex digits of a SHA-256 over the names and contents of the ``.py``
+    files in ``folder``."""
+    h = hashlib.sha256()
+    for name in sorted(n for n in os.listdir(folder) if n.endswith(".py")):
+        h.update(name.encode() + b"\0")
+        with open(os.path.join(folder, name), "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def kernels_digest() -> str:
+    """:func:`sources_digest` of the ``fastdou.kernels`` package's folder."""
+    spec = importlib.util.find_spec("fastdou.kernels")     # found, not imported
+    return sources_digest(list(spec.submodule_search_locations)[0])
+
+
 def _checked(cache) -> None:
     """Make ``cache`` (Numba's per-function Cache) read and write :class:`CheckedCacheFile`."""
     files = cache._cache_file                # Numba's IndexDataCacheFile
     if type(files) is caching.IndexDataCacheFile:
         files.__class__ = CheckedCacheFile
-        files._version = numba.__version__ + CheckedCacheFile.TAG
+        files._version = f"{numba.__version__}{CheckedCacheFile.TAG}-{kernels_digest()}"
 
 
 _numba_load = caching.Cache.load_overload     # Numba's per-function cache read

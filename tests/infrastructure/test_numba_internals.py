@@ -43,3 +43,33 @@ def test_the_checked_cache_file_is_in_use():
     assert issubclass(CheckedCacheFile, caching.IndexDataCacheFile)
     fastdou.simulate(10)                     # loads (or compiles and saves) simulate_range
     assert type(play.simulate_range._cache._cache_file) is CheckedCacheFile
+
+
+def test_an_edited_kernel_module_makes_every_cache_entry_stale(tmp_path):
+    """A cached kernel embeds the helpers it inlined from other modules, which Numba's
+    per-file stamp does not see: the index's version carries a digest of every kernel
+    module, so an index written under other kernel sources loads as empty."""
+    import copy
+    import pickle
+    import shutil
+
+    from fastdou.compiling.numba_cache import kernels_digest, sources_digest
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "a.py").write_text("X = 1\n")
+    (folder / "b.py").write_text("Y = 2\n")
+    before = sources_digest(str(folder))
+    (folder / "b.py").write_text("Y = 3\n")
+    assert sources_digest(str(folder)) != before
+
+    fastdou.simulate(10)                     # simulate_range's index written or loaded
+    files = copy.copy(play.simulate_range._cache._cache_file)
+    assert files._version.endswith("-" + kernels_digest())
+    index = tmp_path / "index.nbi"
+    shutil.copy(files._index_path, index)
+    with open(index, "rb") as f:
+        assert pickle.load(f) == files._version
+    files._index_path = str(index)
+    assert files._load_index(), "the index of these sources loads"
+    files._version = files._version[:-16] + "0" * 16
+    assert files._load_index() == {}
