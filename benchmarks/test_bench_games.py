@@ -98,18 +98,25 @@ from fastdou.kernels.policies import GREEDY, RANDOM, USER
 def last_action(state, actions, n, rng):
     return n - 1, rng
 
+@numba.njit
+def first_action(state, actions, n, rng):
+    return 0, rng
+
 loop, out = P.compiled_simulate_range(), {}
 def allocations(rules, n, code):
     res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
     scores, errors = np.empty((n, rules.players), np.int64), np.empty(n, np.int64)
     codes = np.full(rules.players, code, np.int64)
-    user = last_action if code == USER else P.no_user_policy
+    if code == P.USER_B:              # two functions: seat 0 plays the first
+        codes[0] = USER
+    user = last_action if code >= USER else P.no_user_policy
+    user_b = first_action if code == P.USER_B else user
     before = rtsys.get_allocation_stats().alloc
-    loop(rules.array, 0, 0, codes, res, scores, errors, user)
+    loop(rules.array, 0, 0, codes, res, scores, errors, user, user_b)
     assert not errors.any()
     return rtsys.get_allocation_stats().alloc - before
 for preset in fastdou.PRESETS:
-    for code in (RANDOM, GREEDY, USER):
+    for code in (RANDOM, GREEDY, USER, P.USER_B):
         rules = fastdou.rules(preset)
         allocations(rules, 10, code)
         out[f"{preset} {code}"] = [allocations(rules, n, code) for n in (%d, %d)]

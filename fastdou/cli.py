@@ -272,11 +272,48 @@ def _cmd_compare(args) -> int:
     return 0
 
 
+# ``fastdou evaluate rlcard:NAME`` / ``douzero:NAME``: the agents those packages ship
+_AGENT_MODULES = {"rlcard": ("rlcard.models.doudizhu_rule_models",),
+                  "douzero": ("douzero.evaluation.random_agent",
+                              "douzero.evaluation.rlcard_agent")}
+
+
+def _evaluate_side(spec: str):
+    """A side of ``fastdou evaluate``: a policy name or ``module:function`` as given, or a
+    Python agent class (``module:Class``, or ``rlcard:NAME`` / ``douzero:NAME`` for the
+    agents those packages ship) made with no arguments."""
+    from fastdou.errors import PolicyError
+    from fastdou.policies import import_policy
+    module, colon, name = spec.partition(":")
+    if not colon:
+        return spec
+    if module.strip() in _AGENT_MODULES and "." not in name:
+        places = _AGENT_MODULES[module.strip()]
+        for place in places:
+            try:
+                found = import_policy(f"{place}:{name.strip()}")
+                break
+            except PolicyError as e:
+                why = e
+        else:
+            raise PolicyError(f"no agent {name.strip()!r} in {', '.join(places)}: {why}")
+    else:
+        found = import_policy(spec)
+    if not isinstance(found, type):
+        return spec                       # a policy function: evaluate imports it itself
+    try:
+        return found()
+    except Exception as e:
+        raise PolicyError(f"cannot make agent {spec} with no arguments: "
+                          f"{type(e).__name__}: {e}") from None
+
+
 def _cmd_evaluate(args) -> int:
     from fastdou.sim.evaluation import evaluate
+    a, b = _evaluate_side(args.a), _evaluate_side(args.b)
     bar = _bar(args.deals)
     try:
-        result = evaluate(args.a, args.b, args.deals, _rules(args), seed=args.seed,
+        result = evaluate(a, b, args.deals, _rules(args), seed=args.seed,
                           bidding=args.bidding, threads=args.threads, out=args.out,
                           progress=lambda done: bar.update(done - bar.n))
     finally:
@@ -485,8 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(run=_cmd_compare)
     e = _add_command(sub, "evaluate", "policy A against policy B, DouZero's way: WP and ADP")
-    e.add_argument("a", metavar="A", help="random, greedy, expert or module:function")
-    e.add_argument("b", metavar="B", help="the opponent: random, greedy, expert or module:function")
+    e.add_argument("a", metavar="A", help="random, greedy, expert, module:function, or a "
+                                         "Python agent class: module:Class, "
+                                         "rlcard:DouDizhuRuleAgentV1, douzero:RandomAgent")
+    e.add_argument("b", metavar="B", help="the opponent, as A")
     e.add_argument("--deals", type=_count, default=10_000, help="deals: 5000, 200k, 1M")
     _add_rules_options(e)
     e.add_argument("--seed", type=int, default=0, metavar="N", help="the run's seed")

@@ -1,7 +1,7 @@
 """Policies of a simulation, per seat: a built-in one by name (:data:`POLICIES`), an
 ``@njit`` function, or its import path ``module:function``; checked and turned into the
-per-seat codes the compiled loops take, and the one ``@njit`` function they call for the
-seats coded USER (a user's, or the expert's)."""
+per-seat codes the compiled loops take, and the ``@njit`` functions they call for the seats
+coded USER and USER_B (a user's, or the expert's): two different functions at most."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fastdou.errors import PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.expert import expert_policy
+from fastdou.kernels.play import USER_B
 from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 
 # Each built-in policy once: name -> (its code in the compiled loops, its @njit function).
@@ -92,8 +93,11 @@ def import_policy(path: str):
     return fn
 
 
-def policy_codes(policies, rules):
-    """Per-seat policy codes and the user function (or None)."""
+def policy_codes(policies, rules, functions: int = 1):
+    """Per-seat policy codes and the policy functions: with ``functions=1`` (VectorEnv's
+    loop) ``(codes, user)``, ``user`` the one function or None; with ``functions=2`` (the
+    simulate and evaluate loops) ``(codes, (user, user_b))``, the first function met coded
+    USER, a second one USER_B, each None when absent."""
     if isinstance(policies, str) or callable(policies):
         seats = [policies] * rules.players
     elif isinstance(policies, (list, tuple)):
@@ -103,7 +107,7 @@ def policy_codes(policies, rules):
                           f"{short(policies)}")
     if len(seats) != rules.players:
         raise PolicyError(f"{len(seats)} policies for {rules.players} seats")
-    user = None
+    found = []                      # the functions, in the order met
     codes = np.empty(rules.players, np.int64)
     for s, p in enumerate(seats):
         if isinstance(p, str) and ":" in p:
@@ -116,24 +120,30 @@ def policy_codes(policies, rules):
             if codes[s] == USER:
                 p = FUNCTIONS[p]
         if callable(p):
-            if user is not None and p is not user:
-                raise PolicyError(_two_functions(user, p))
-            check_user_policy(p, rules)
-            user = p
-            codes[s] = USER
+            k = next((j for j, f in enumerate(found) if f is p), len(found))
+            if k == len(found):
+                if k == functions:
+                    raise PolicyError(_too_many(found, p, functions))
+                check_user_policy(p, rules)
+                found.append(p)
+            codes[s] = (USER, USER_B)[k]
         elif not isinstance(p, str):
             raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
-    return codes, user
+    found += [None] * (functions - len(found))
+    return (codes, found[0]) if functions == 1 else (codes, tuple(found))
 
 
-def _two_functions(a, b) -> str:
-    """Why two policy functions cannot play one game: the loops take one."""
-    if passed(a) or passed(b):
-        return ("expert plays as the compiled loops' one policy function: it cannot play "
-                "beside a user's @njit policy in one run yet (pair it with random or "
-                "greedy, or call it from your own policy)")
-    return ("one user policy function at most (it may look at the seat to act and behave "
-            "differently per seat)")
+def _too_many(found, p, functions) -> str:
+    """Why one more policy function cannot play: the loops take ``functions``."""
+    if functions == 1:
+        if passed(found[0]) or passed(p):
+            return ("expert plays as this loop's one policy function: it cannot play beside "
+                    "a user's @njit policy here (pair it with random or greedy, or call it "
+                    "from your own policy)")
+        return ("one user policy function at most here (it may look at the seat to act and "
+                "behave differently per seat)")
+    return (f"{functions} policy functions at most in one run (expert counts as one; a "
+            f"function may look at the seat to act and behave differently per seat)")
 
 
 def policy_names(policies, players: int) -> tuple:

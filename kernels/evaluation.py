@@ -41,11 +41,12 @@ def seat_codes(state, rules, pair, mode, turn, codes):
 
 
 @nogil_kernel
-def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user):
+def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user, user_b):
     """Play deals ``first .. first + len(results) - 1``, each once per turn
     (``results.shape[1]`` turns): ``results[k, t]`` gets ``play.RESULT_FIELDS`` of deal
     first + k on turn t, ``scores[k, t]`` its score changes (SCORE_UNITs), ``errors[k, t]``
-    its ``play.ERROR_*`` code. ``pair``: A's and B's policy codes; ``user`` plays USER.
+    its ``play.ERROR_*`` code. ``pair``: A's and B's policy codes; ``user`` plays USER,
+    ``user_b`` USER_B (A and B may each be a policy function).
     Call it through :func:`compiled_evaluate_range`; runs without the GIL."""
     dealt = new_state()
     state = new_state()
@@ -61,7 +62,7 @@ def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user
             state[:] = dealt
             seat_codes(state, rules, pair, mode, t, codes)
             error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),
-                                   no_rows, user, buf, scratch)
+                                   no_rows, user, user_b, buf, scratch)
             errors[k, t] = error
             _store(state, rules, results[k, t], scores[k, t])
 
@@ -69,12 +70,13 @@ def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user
 _I64 = types.int64
 _RULES = types.Array(_I64, 1, "C", readonly=True)
 _SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64, _I64[:, :, ::1], _I64[:, :, ::1],
-              _I64[:, ::1], POLICY_TYPE)
+              _I64[:, ::1], POLICY_TYPE, POLICY_TYPE)
 
 
 def compiled_evaluate_range():
     """:func:`evaluate_range` compiled (or loaded from the cache) for its one signature,
-    ``user`` a first-class policy (any ``@njit`` policy, or ``play.no_user_policy``)."""
+    ``user`` and ``user_b`` first-class policies (any ``@njit`` policies, or
+    ``play.no_user_policy``)."""
     if not evaluate_range.signatures:
         evaluate_range.compile(_SIGNATURE)
         evaluate_range.disable_compile()

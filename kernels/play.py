@@ -9,7 +9,10 @@ Numba's allocation counters.
 
 A user's policy reaches the loops as a first-class function (Numba's ``FunctionType`` of
 :data:`POLICY_SIGNATURE`): the loops are compiled once and cached on disk, and a new policy
-costs only its own compile. :func:`compiled_simulate_range` gives the loop typed that way.
+costs only its own compile. They take two such functions, ``user`` and ``user_b``, for the
+seats coded :data:`USER` and :data:`USER_B` (two user policies, or the expert and a user's,
+in one run); both have the one type, so nothing compiles twice. :func:`compiled_simulate_range`
+gives the loop typed that way.
 """
 
 import numpy as np
@@ -22,7 +25,7 @@ from fastdou.kernels.jit import (
     uncached_kernel,
 )
 from fastdou.kernels.layout import R_PLAYERS, REC_WIDTH
-from fastdou.kernels.policies import GREEDY, RANDOM, greedy_policy, random_policy
+from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 from fastdou.kernels.state import (
     G_ACTIONS, G_BID, G_BOMB_SIZES, G_BOMBS, G_DOUBLES, G_GRABS, G_LANDLORD, G_MARKED, G_MULT,
     G_OUT, G_PARTNER, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES,
@@ -33,6 +36,7 @@ from fastdou.kernels.state import (
 POLICY_SIGNATURE = types.Tuple((types.int64, types.uint64))(
     types.int64[::1], types.uint64[:, :], types.int64, types.uint64)
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+USER_B = USER + 1         # the seats the loops' second policy function, ``user_b``, plays
 ACTIONS_CAPACITY = 1024   # the loops' first action buffer; it doubles when a hand needs more
 
 _POLICY_KEY = np.uint64(0x5851F42D4C957F2D)
@@ -68,19 +72,22 @@ def play_with(state, rules, codes, rng, history, user):
     first-class function ``user``). Writes (phase, player, action cards, action info) rows
     into ``history`` while they fit. Returns an ERROR_* code. Allocates its buffers; loops
     over many hands call :func:`play_into`."""
-    error, _ = play_into(state, rules, codes, rng, history, user, new_actions(),
+    error, _ = play_into(state, rules, codes, rng, history, user, user, new_actions(),
                          new_deck_buffer())
     return error
 
 
 @inline_nrt_kernel
-def play_into(state, rules, codes, rng, history, user, buf, scratch):
-    """:func:`play_with` on the caller's buffers: ``buf`` the action buffer
-    (:func:`new_actions`), ``scratch`` the deck buffer a redeal shuffles in
-    (``engine.new_deck_buffer``). Returns (ERROR_* code, the action buffer: ``buf``, or the
-    larger one that replaced it when a hand had more actions than it holds)."""
+def play_into(state, rules, codes, rng, history, user, user_b, buf, scratch):
+    """:func:`play_with` on the caller's buffers, with two policy functions: ``user`` plays
+    the seats coded USER, ``user_b`` those coded USER_B (pass ``user`` twice for one).
+    ``buf``: the action buffer (:func:`new_actions`), ``scratch`` the deck buffer a redeal
+    shuffles in (``engine.new_deck_buffer``). Returns (ERROR_* code, the action buffer:
+    ``buf``, or the larger one that replaced it when a hand had more actions than it
+    holds)."""
     while True:
-        error, rng, n = _play_on(state, rules, codes, rng, history, user, buf, scratch)
+        error, rng, n = _play_on(state, rules, codes, rng, history, user, user_b, buf,
+                                 scratch)
         if error != _NEED_ROOM:
             return error, buf
         buf = np.empty((2 * n, REC_WIDTH), np.uint64)
@@ -100,8 +107,16 @@ def choose(code, state, actions, n, rng, user):
     return user(state, actions[:n], n, rng)
 
 
+@inline_leaf
+def choose_of(code, state, actions, n, rng, user, user_b):
+    """:func:`choose` with a second policy function: ``user_b`` picks for USER_B."""
+    if code == USER_B:
+        return user_b(state, actions[:n], n, rng)
+    return choose(code, state, actions, n, rng, user)
+
+
 @leaf
-def _play_on(state, rules, codes, rng, history, user, buf, scratch):
+def _play_on(state, rules, codes, rng, history, user, user_b, buf, scratch):
     """The loop of :func:`play_into` on a buffer it never replaces: plays until the hand
     ends, a policy errs, or the seat to act has more actions than ``buf`` holds
     (``_NEED_ROOM``, nothing played). Returns (code, rng, actions of the seat to act).
@@ -113,7 +128,7 @@ def _play_on(state, rules, codes, rng, history, user, buf, scratch):
         n = legal_actions(state, rules, buf)
         if n > buf.shape[0]:
             return _NEED_ROOM, rng, n
-        i, rng = choose(codes[state[G_PLAYER]], state, buf, n, rng, user)
+        i, rng = choose_of(codes[state[G_PLAYER]], state, buf, n, rng, user, user_b)
         if i < 0 or i >= n:
             return ERROR_POLICY, rng, n
         action = (buf[i, 0], buf[i, 1])     # a record as a tuple: no array view to count
@@ -171,10 +186,11 @@ def _dealt(rules, seed, index):
 
 
 @nogil_kernel
-def simulate_range(rules, seed, first, codes, results, scores, errors, user):
+def simulate_range(rules, seed, first, codes, results, scores, errors, user, user_b):
     """Play deals ``first .. first + len(results) - 1``: ``results[k]`` gets the
     RESULT_FIELDS of deal first + k, ``scores[k]`` its score changes (in SCORE_UNITs),
-    ``errors[k]`` its ERROR_* code. ``user`` plays the seats whose code is USER. Call it
+    ``errors[k]`` its ERROR_* code. ``user`` plays the seats whose code is USER, ``user_b``
+    those whose code is USER_B (the same function twice when there is one). Call it
     through :func:`compiled_simulate_range`. Runs without the GIL, on buffers allocated once
     a call: ``fastdou.simulate`` gives each thread a range of its own (Python threads: a
     ``prange`` here cost 4.5 s more of a cold start, measured: its gufunc links and
@@ -186,7 +202,7 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user):
     for k in range(results.shape[0]):
         _start_in(state, rules, seed, first + k, scratch)
         error, buf = play_into(state, rules, codes, policy_stream(seed, first + k), no_rows,
-                               user, buf, scratch)
+                               user, user_b, buf, scratch)
         errors[k] = error
         _store(state, rules, results[k], scores[k])
 
@@ -194,12 +210,13 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user):
 _I64 = types.int64
 _RULES = types.Array(_I64, 1, "C", readonly=True)
 _SIMULATE_SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64[:, ::1], _I64[:, ::1], _I64[::1],
-                       POLICY_TYPE)
+                       POLICY_TYPE, POLICY_TYPE)
 
 
 def compiled_simulate_range():
     """:func:`simulate_range` compiled (or loaded from the cache) for its one signature,
-    ``user`` a first-class policy: pass any ``@njit`` policy, or :func:`no_user_policy`."""
+    ``user`` and ``user_b`` first-class policies: pass any ``@njit`` policies, or
+    :func:`no_user_policy`."""
     if not simulate_range.signatures:
         simulate_range.compile(_SIMULATE_SIGNATURE)
         simulate_range.disable_compile()

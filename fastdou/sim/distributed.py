@@ -127,7 +127,7 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a function or None, not {short(progress)}")
     names = portable_policies(policies, rules.players)
-    policy_codes(list(names), rules)                   # bad names fail here, not on a worker
+    policy_codes(list(names), rules, functions=2)      # bad names fail here, not on a worker
     plan = chunks(first, deals, size)
     if out is not None:
         out = _dataset_folder(out, {part_name(a, n) for a, n in plan})

@@ -1,7 +1,7 @@
-"""Head-to-head evaluation of two compiled policies, DouZero's way: :func:`evaluate` plays
-every deal once per turn inside compiled code (:mod:`fastdou.kernels.evaluation`) and
-returns an :class:`Evaluation`: WP and ADP of policy A as landlord, as farmers and overall,
-with 95% intervals paired by deal.
+"""Head-to-head evaluation of two policies, DouZero's way: :func:`evaluate` plays every deal
+once per turn, inside compiled code (:mod:`fastdou.kernels.evaluation`) when both are
+compiled, and returns an :class:`Evaluation`: WP and ADP of policy A as landlord, as farmers
+and overall, with 95% intervals paired by deal.
 
 How the figures map to DouZero's (``douzero/env/game.py`` and
 ``douzero/evaluation/simulation.py``): DouZero plays each deal with the landlord fixed and no
@@ -16,11 +16,15 @@ game in the rules' own points (``SCORE_UNIT``\\ s divided out). Classic from
 except that a spring or anti-spring doubles it here (DouZero has no spring); other presets
 score by their own rules.
 
-Python agents (RLCard's, DouZero's) are not evaluated here yet: A and B are names
-(``random``, ``greedy``, ``expert``), ``@njit`` policies or their import paths, as
-``simulate`` takes them, at most one of them a function; ``expert`` counts as one (the
-compiled loops take one policy function), so it meets a user's ``@njit`` policy in no run
-yet (a PolicyError says so).
+A and B are each a compiled policy, as ``simulate`` takes them: a name (``random``,
+``greedy``, ``expert``), an ``@njit`` policy or its import path; the compiled loops take two
+policy functions, so A and B may both be functions (``expert`` counts as one). Or a Python
+agent: an RLCard agent (``eval_step`` and ``use_raw``), a DouZero agent (``act``) or a
+:class:`fastdou.Policy`; the same deals are then played one decision at a time
+(:mod:`fastdou.sim.evaluation_agents`), the agent given its ecosystem's observation by the
+adapters (RLCard's and DouZero's agents: classic only, from the play phase), with the same
+figures, and a compiled policy on the other side drawing from the stream the compiled loop
+gives each deal: ``greedy`` wrapped as an RLCard agent scores exactly as ``greedy``.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from fastdou.sim.simulation_result import MAX_DEALS
 from fastdou.sim.summary import Z95, sum_squares
 
 CHUNK = 1 << 15          # deals per compiled call (each played once per turn)
+AGENT_CHUNK = 64         # deals per progress report with a Python agent
 ROLES = ("landlord", "farmers", "overall")
 _WINNER = P.RESULT_NAMES.index("winner")
 _TEAM = P.RESULT_NAMES.index("team")
@@ -177,12 +182,26 @@ def _games(res, scores, mode):
     return decided, won, landlord, np.where(mine, scores, 0).sum(axis=2)
 
 
-def _check_policy(p):
-    """A compiled policy, or a PolicyError saying that Python agents are not played here."""
-    if callable(p) and not isinstance(p, (str, numba.core.registry.CPUDispatcher)):
+def agent_kind(p):
+    """None for a compiled policy (a name, an ``@njit`` function or its import path; bad
+    ones are refused later, as simulate refuses them), else the kind of Python agent:
+    ``"policy"`` (a :class:`fastdou.Policy`), ``"rlcard"`` (``eval_step`` and
+    ``use_raw``) or ``"douzero"`` (``act``); a PolicyError for any other callable."""
+    from fastdou.players import Policy
+    if isinstance(p, (str, numba.core.registry.CPUDispatcher)):
+        return None
+    if isinstance(p, Policy):
+        return "policy"
+    if callable(getattr(p, "eval_step", None)) and hasattr(p, "use_raw"):
+        return "rlcard"
+    if callable(getattr(p, "act", None)):
+        return "douzero"
+    if callable(p):
         raise PolicyError(f"evaluate plays compiled policies (a name, an @njit function or "
-                          f"its import path), not Python agents such as RLCard's or "
-                          f"DouZero's: {short(p)}")
+                          f"its import path) and Python agents (a fastdou Policy, an RLCard "
+                          f"agent: eval_step and use_raw, a DouZero agent: act), not "
+                          f"{short(p)}")
+    return None
 
 
 def _check_out(out):
@@ -209,9 +228,10 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
     per seat with A in that seat and B in the others; A's side is then A's seat. Every turn
     of a deal plays from the same policy random stream, so A against itself scores exactly
     even in the protocol. Results depend only on (rules, A, B, seed, deals), never on
-    ``threads``. ``progress(done)`` gets the deals done after each chunk; ``out`` names a
-    ``.json`` file the figures are written to, atomically. The module's docstring says how
-    WP and ADP map to DouZero's."""
+    ``threads``. A and B: compiled policies or Python agents (the module's docstring); with
+    a Python agent the deals are played in Python, on one thread. ``progress(done)`` gets
+    the deals done after each chunk; ``out`` names a ``.json`` file the figures are written
+    to, atomically. The module's docstring says how WP and ADP map to DouZero's."""
     rules = as_rules(rules)
     deals = whole("deals", deals, 1, MAX_DEALS)
     seed = whole("seed", seed)
@@ -222,26 +242,39 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
         raise ArgumentError(f"progress must be a function or None, not {short(progress)}")
     if out is not None:
         _check_out(out)
-    for p in (a, b):
-        _check_policy(p)
-    codes, user = policy_codes([a] + [b] * (rules.players - 1), rules)
-    pair = codes[:2].copy()                  # A's code, then B's
-    turns = rules.players if mode == KE.BIDDING else 2
-    kernel = KE.compiled_evaluate_range()
+    kinds = [agent_kind(p) for p in (a, b)]
+    if any(kinds):                # a Python agent: a Python loop over the same deals
+        from fastdou.sim.evaluation_agents import AgentTable
+        table = AgentTable(a, b, kinds, rules, seed, mode)
+        names = table.names
+        turns, chunk_size = table.turns, AGENT_CHUNK
+        threads = 1
 
-    def play(rules_array, seed, first, pair, res, scores, errors, fn):
-        kernel(rules_array, seed, first, pair, mode, res, scores, errors, fn)
+        def play_chunk(pool, first, res, scores, errors):
+            table.play(first, res, scores, errors)
+    else:
+        codes, users = policy_codes([a] + [b] * (rules.players - 1), rules, functions=2)
+        pair = codes[:2].copy()                  # A's code, then B's
+        names = policy_names(a, 1)[0], policy_names(b, 1)[0]
+        turns, chunk_size = (rules.players if mode == KE.BIDDING else 2), CHUNK
+        kernel = KE.compiled_evaluate_range()
+
+        def play(rules_array, seed, first, pair, res, scores, errors, fn, fn_b):
+            kernel(rules_array, seed, first, pair, mode, res, scores, errors, fn, fn_b)
+
+        def play_chunk(pool, first, res, scores, errors):
+            run(play, users, pool, threads, rules.array, seed, first, pair, res, scores,
+                errors)
 
     sums = {role: (_Sums(), _Sums()) for role in ROLES}
     void = done = 0
     with ThreadPoolExecutor(threads) if threads > 1 and deals > 1 else nullcontext() as pool:
         while done < deals:
-            n = min(CHUNK, deals - done)
+            n = min(chunk_size, deals - done)
             res = np.empty((n, turns, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, turns, rules.players), np.int64)
             errors = np.empty((n, turns), np.int64)
-            run(play, user, pool, threads, rules.array, seed, done, pair, res, scores,
-                errors)
+            play_chunk(pool, done, res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors.any(axis=1))[0])
                 raise PolicyError(f"deal {done + k}: a policy returned an index outside "
@@ -262,9 +295,8 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
         adp, adp_ci = s.figure(S.SCORE_UNIT)
         figures[role] = Figures(games=w.g, wins=w.v, wp=wp, wp_ci95=wp_ci, adp=adp,
                                 adp_ci95=adp_ci)
-    result = Evaluation(a=policy_names(a, 1)[0], b=policy_names(b, 1)[0], rules=rules,
-                        deals=deals, seed=seed, bidding=mode == KE.BIDDING, turns=turns,
-                        void=void, **figures)
+    result = Evaluation(a=names[0], b=names[1], rules=rules, deals=deals, seed=seed,
+                        bidding=mode == KE.BIDDING, turns=turns, void=void, **figures)
     if out is not None:
         write_atomically(out, lambda f: json.dump(result.as_dict(), f, indent=1), text=True)
     return result

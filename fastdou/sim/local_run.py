@@ -42,7 +42,7 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
             raise ArgumentError(f"{name} must be a function or None, not {short(fn)}")
     if threads is not None:
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-    codes, user = policy_codes(policies, rules)
+    codes, users = policy_codes(policies, rules, functions=2)
     simulate_range = P.compiled_simulate_range()
     threads = numba.get_num_threads() if threads is None else threads
     totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
@@ -55,7 +55,7 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            run(simulate_range, user, pool, threads, rules.array, seed, first + done, codes,
+            run(simulate_range, users, pool, threads, rules.array, seed, first + done, codes,
                 res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
@@ -82,19 +82,23 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
                             first=first, totals=totals)
 
 
-def run(simulate_range, user, pool, threads, rules, seed, first, codes, res, scores,
+def run(simulate_range, users, pool, threads, rules, seed, first, codes, res, scores,
         errors):
     """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: one
     range of deals per thread on ``pool`` (the kernel releases the GIL), or all here without
-    one. ``user``: the user policy, or None for the placeholder. An exception a user policy
-    raises becomes a PolicyError (raised once every range has stopped)."""
-    fn = P.no_user_policy if user is None else user
+    one. ``users``: the policy functions of the seats coded USER and USER_B, None for the
+    placeholder. An exception a policy function raises becomes a PolicyError (raised once
+    every range has stopped)."""
+    fns = [P.no_user_policy if u is None else u for u in users]
+    if users[1] is None:
+        fns[1] = fns[0]                # one function: passed twice (no placeholder kept)
     n = len(res)
     cuts = [n * i // threads for i in range(threads + 1)]
     ranges = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
     def play(a, b):
-        simulate_range(rules, seed, first + a, codes, res[a:b], scores[a:b], errors[a:b], fn)
+        simulate_range(rules, seed, first + a, codes, res[a:b], scores[a:b], errors[a:b],
+                       *fns)
 
     try:
         if pool is None:
@@ -106,10 +110,11 @@ def run(simulate_range, user, pool, threads, rules, seed, first, codes, res, sco
             for f in futures:
                 f.result()
     except Exception as e:
-        if user is None:
+        named = [u.__name__ for u in users if u is not None]
+        if not named:
             raise
         cause = e.__cause__ or e.__context__ or e
-        raise PolicyError(f"policy {user.__name__} raised {type(cause).__name__}: "
+        raise PolicyError(f"policy {' or '.join(named)} raised {type(cause).__name__}: "
                           f"{short(str(cause))}") from None
 
 

@@ -173,13 +173,18 @@ def test_the_name_reaches_every_entry_point():
         fastdou.policy("pimc")
 
 
-def test_expert_beside_a_user_function_is_refused():
-    """The loops take one policy function, and expert is passed as one."""
-    for run in (lambda: fastdou.evaluate("expert", last_listed, 10),
-                lambda: fastdou.evaluate(last_listed, "expert", 10),
-                lambda: fastdou.simulate(10, "classic", ["expert", last_listed, "random"])):
-        with pytest.raises(PolicyError, match="expert plays as the compiled loops' one"):
-            run()
+def test_expert_beside_a_user_function():
+    """The loops take two policy functions: expert (passed as one) plays beside a user's;
+    a third function is refused."""
+    from tests.shared.policies import first_listed
+    e = fastdou.evaluate("expert", last_listed, 10)
+    assert e.b == "tests.shared.policies:last_listed" and e.overall.games == 20
+    assert fastdou.evaluate(last_listed, "expert", 10).overall.wins == \
+        20 - e.overall.wins
+    mixed = fastdou.simulate(10, "classic", ["expert", last_listed, "random"])
+    assert mixed.summary.deals == 10
+    with pytest.raises(PolicyError, match="2 policy functions at most"):
+        fastdou.simulate(10, "classic", ["expert", last_listed, first_listed])
 
 
 def test_the_command_line_takes_the_name(capsys):

@@ -13,7 +13,7 @@ from fastdou import cards as C
 from fastdou.errors import ArgumentError, FastdouError, GameStateError, PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
-from tests.shared.policies import last_listed
+from tests.shared.policies import first_listed, last_listed
 
 SEED = 11
 
@@ -62,6 +62,16 @@ def test_user_policy_replays_simulate():
     """A user's @njit policy, by function and by import path, as simulate plays it."""
     check_replays("classic", [last_listed] * 3, 60)
     check_replays("classic", ["tests.shared.policies:last_listed"] * 3, 20)
+
+
+def test_two_functions_replay_simulate():
+    """Two different functions in one run (the loops' USER and USER_B seats), expert among
+    them, as simulate plays them (only random draws from the stream here, and it is not
+    in these runs: each Policy keeps its own stream, the loop shares one)."""
+    check_replays("classic", [last_listed, "tests.shared.policies:first_listed", "greedy"],
+                  40)
+    check_replays("classic", ["greedy", first_listed, last_listed], 40)
+    check_replays("classic", ["expert", last_listed, "greedy"], 20)
 
 
 def test_choose_id_is_the_id_of_choose():

@@ -567,8 +567,9 @@ def test_simulate_rejects_bad_arguments():
         fastdou.simulate(10, "classic", float_index)
     with pytest.raises(PolicyError, match="2 policies for 3 seats"):
         fastdou.simulate(10, "classic", ["random", "greedy"])
-    with pytest.raises(PolicyError, match="one user policy"):
-        fastdou.simulate(10, "classic", [last_action_policy, float_index, "random"])
+    from tests.shared.policies import first_listed, last_listed
+    with pytest.raises(PolicyError, match="2 policy functions at most"):
+        fastdou.simulate(10, "classic", [last_action_policy, first_listed, last_listed])
     with pytest.raises(ValueError, match="seed"):
         fastdou.simulate(10, seed=-1)
     with pytest.raises(ValueError, match="threads"):

@@ -1,6 +1,7 @@
-"""``fastdou.evaluate``: the same games as a plain Python loop (DouZero's protocol) and as
-``simulate`` (with bidding), intervals against a bootstrap, the symmetries that must hold
-exactly, threads and chunks, bad arguments, and ``fastdou evaluate``."""
+"""``fastdou.evaluate``: the same games as a plain Python loop (DouZero's protocol, two policy
+functions included) and as ``simulate`` (with bidding), intervals against a bootstrap, the
+symmetries that must hold exactly, threads and chunks, Python agents (RLCard's, DouZero's, a
+fastdou Policy) on the same deals, bad arguments, and ``fastdou evaluate``."""
 
 import json
 
@@ -25,7 +26,8 @@ def python_protocol(a, b, deals, rules="classic", seed=0):
     """DouZero's protocol one decision at a time: ``Game.new(start="play")`` and the policy
     kernels. Per deal and turn: (A won, A's side's score in SCORE_UNITs)."""
     rules = fastdou.rules(rules) if isinstance(rules, str) else rules
-    a, b = KERNELS.get(a, a), KERNELS.get(b, b)
+    a, b = (fastdou.policy(p, rules)._fn if p == "expert" else KERNELS.get(p, p)
+            for p in (a, b))
     out = np.zeros((deals, 2, 2), np.int64)
     for k in range(deals):
         for turn in range(2):
@@ -89,9 +91,12 @@ def test_protocol_equals_a_python_loop(greedy_random):
 
 
 @pytest.mark.parametrize("rules, a, b", [("classic", last_listed, "greedy"),
+                                         ("classic", first_listed, last_listed),
+                                         ("classic", "expert", last_listed),
                                          ("five_player", "random", "greedy"),
                                          ("two_player", "greedy", "random")])
 def test_protocol_other_policies_and_presets(rules, a, b):
+    """Names and functions, A and B both functions (the loops take two): the Python loop."""
     deals = 60
     ev = EV.evaluate(a, b, deals, rules, seed=5)
     ref = python_protocol(a, b, deals, rules, seed=5)
@@ -175,8 +180,6 @@ def test_bad_arguments():
         EV.evaluate("greedy", "nosuch", 10)
     with pytest.raises(PolicyError, match="Python agents"):
         EV.evaluate(lambda obs: 0, "random", 10)
-    with pytest.raises(PolicyError, match="one user policy"):
-        EV.evaluate(first_listed, last_listed, 10)
     with pytest.raises(ArgumentError, match="deals"):
         EV.evaluate("greedy", "random", 0)
     with pytest.raises(ArgumentError, match="bidding"):
@@ -189,6 +192,78 @@ def test_a_policy_that_never_bids_leaves_void_hands():
     ev = EV.evaluate(first_listed, first_listed, 3, bidding=True)
     assert ev.void == 9 and ev.overall.games == 0 and ev.overall.wp is None
     assert "n/a" in ev.text()
+
+
+# ------------------------------------------------------------------ Python agents
+def same_figures(x, y):
+    return all(getattr(x, k) == getattr(y, k) for k in
+               ("deals", "turns", "void", "landlord", "farmers", "overall"))
+
+
+def test_an_rlcard_agent_wrapping_greedy_scores_as_greedy():
+    """The Python loop plays the compiled loop's deals, the compiled side drawing from the
+    deal's stream: greedy (which draws nothing) as an RLCard agent scores exactly as greedy,
+    on either side."""
+    AR = pytest.importorskip("fastdou.adapters.rlcard")
+    wrapped = AR.Agent(fastdou.policy("greedy"))
+    ev = EV.evaluate(wrapped, "random", 120, seed=3)
+    assert same_figures(ev, EV.evaluate("greedy", "random", 120, seed=3))
+    assert ev.a == "fastdou.adapters.rlcard:Agent" and ev.b == "random"
+    ev = EV.evaluate("random", wrapped, 60, seed=4)
+    assert same_figures(ev, EV.evaluate("random", "greedy", 60, seed=4))
+
+
+def test_a_fastdou_policy_shares_the_deals_stream():
+    """A fastdou Policy (rebound to the run's rules) draws from the deal's stream, as the
+    compiled loop's seats do: random as a Policy scores exactly as random, with bidding and
+    in other presets too."""
+    ev = EV.evaluate(fastdou.policy("random"), "greedy", 80, seed=5)
+    assert same_figures(ev, EV.evaluate("random", "greedy", 80, seed=5)) and ev.a == "random"
+    ev = EV.evaluate("greedy", fastdou.policy("random"), 30, "four_player", bidding=True)
+    assert same_figures(ev, EV.evaluate("greedy", "random", 30, "four_player", bidding=True))
+
+
+def test_rlcard_rule_agent_against_random():
+    pytest.importorskip("fastdou.adapters.rlcard")
+    from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+    seen = []
+    ev = EV.evaluate(DouDizhuRuleAgentV1(), "random", 50, progress=seen.append)
+    assert ev.a == "rlcard.models.doudizhu_rule_models:DouDizhuRuleAgentV1"
+    assert ev.overall.games == 100 and ev.void == 0 and seen[-1] == 50
+    assert 0.8 < ev.overall.wp <= 1.0 and 1.0 < ev.overall.adp < 6.0     # V1 beats random
+    lo, hi = ev.overall.wp_ci95
+    assert lo <= ev.overall.wp <= hi
+    assert ev.landlord.games == ev.farmers.games == 50
+
+
+def test_douzero_agents_play_the_douzero_profile(tmp_path):
+    pytest.importorskip("douzero")
+    from douzero.evaluation.random_agent import RandomAgent
+    from fastdou.adapters import douzero as AD
+    dz = fastdou.rules("classic", profile="douzero")
+    out = tmp_path / "dz.json"
+    ev = EV.evaluate(RandomAgent(), "greedy", 40, dz, out=str(out))
+    assert ev.overall.games == 80 and ev.overall.wp < 0.5          # random loses to greedy
+    assert json.loads(out.read_text())["a"] == "douzero.evaluation.random_agent:RandomAgent"
+    ev = EV.evaluate(AD.Agent(fastdou.policy("greedy", dz)), "random", 40, dz, seed=1)
+    assert same_figures(ev, EV.evaluate("greedy", "random", 40, dz, seed=1))
+
+
+def test_python_agents_refused_where_they_cannot_play():
+    AR = pytest.importorskip("fastdou.adapters.rlcard")
+    pytest.importorskip("douzero")
+    from douzero.evaluation.random_agent import RandomAgent
+    rl = AR.Agent("greedy")
+    with pytest.raises(fastdou.FastdouError, match="classic rules, standard profile"):
+        EV.evaluate(rl, "random", 5, "two_player")
+    with pytest.raises(fastdou.FastdouError, match="bidding=True"):
+        EV.evaluate(rl, "random", 5, bidding=True)
+    with pytest.raises(fastdou.FastdouError, match="douzero profile"):
+        EV.evaluate(RandomAgent(), "random", 5)
+    with pytest.raises(PolicyError, match="cannot play one run"):
+        EV.evaluate(rl, RandomAgent(), 5)
+    with pytest.raises(PolicyError, match="unknown policy"):
+        EV.evaluate(rl, "nosuch", 5)
 
 
 def run(capsys, *argv):
@@ -225,8 +300,24 @@ def test_cli_json_table_and_out(capsys, tmp_path):
     (["evaluate", "greedy", "random", "--deals", "lots"], "deals"),
     (["evaluate", "greedy", "--deals", "10"], "B"),
     (["evaluate", "greedy", "random", "--deals", "10", "--out", "x.csv"], ".json"),
+    (["evaluate", "rlcard:NoSuchAgent", "random", "--deals", "10"], "no agent"),
+    (["evaluate", "douzero:RandomAgent", "random", "--deals", "10"], "douzero profile"),
 ])
 def test_cli_bad_arguments_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.startswith("fastdou: error: ") and message in err and len(err.splitlines()) == 1
+
+
+def test_cli_python_agents(capsys):
+    pytest.importorskip("fastdou.adapters.rlcard")
+    status, out, _ = run(capsys, "evaluate", "rlcard:DouDizhuRuleAgentV1", "random",
+                         "--deals", "20", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["a"].endswith(":DouDizhuRuleAgentV1")
+    assert data["overall"]["games"] == 40
+    pytest.importorskip("douzero")
+    status, out, _ = run(capsys, "evaluate", "douzero:RandomAgent", "greedy", "--deals", "10",
+                         "--profile", "douzero")
+    assert status == 0 and out.startswith("A douzero.evaluation.random_agent:RandomAgent "
+                                          "against B greedy: 10 deals of classic (douzero)")
