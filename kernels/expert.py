@@ -10,7 +10,7 @@ landlord, the bids and the rules the state carries (``state.state_rules``); neve
 seat's cards, the kitty or the hidden team fields. It plans for the rules its plan is made
 of (:func:`planned`: classic under every kicker profile, two_player, two_landlords); under
 other rules it bids from the same strength and plays greedy's rules, with its teams as the
-table sees them (:func:`_fallback_play`).
+table sees them (:func:`.policies.greedy_play`).
 """
 
 import numpy as np
@@ -30,9 +30,10 @@ from fastdou.kernels.layout import (
     SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.packing import size
+from fastdou.kernels.policies import greedy_play
 from fastdou.kernels.state import (
-    G_GRABS, G_HANDS, G_LANDLORD, G_LAST_PLAYER, G_PARTNER, G_PARTNER_KNOWN, G_PHASE,
-    G_PLAYER, PH_BID, PH_PLAY, state_rules,
+    G_GRABS, G_HANDS, G_LANDLORD, G_LAST_PLAYER, G_PHASE, G_PLAYER, PH_BID, PH_PLAY,
+    state_rules,
 )
 
 # The kinds a plan plays (bit k: kind k, as in R_KINDS).
@@ -321,50 +322,6 @@ def play(state, rules, actions, n, hand):
     return answer(actions, n, hand, unseen, seat_cards(state, last) <= 2)
 
 
-@leaf
-def _public_side(state, s, me):
-    """1 if seat ``s`` is on the landlord side as seat ``me`` knows it: the landlord, the
-    dark landlord once revealed (or ``me`` itself, who holds the marked card)."""
-    if s == state[G_LANDLORD]:
-        return 1
-    if state[G_PARTNER] == s and (state[G_PARTNER_KNOWN] == 1 or s == me):
-        return 1
-    return 0
-
-
-@leaf
-def _fallback_play(state, actions, n, hand):
-    """Greedy's rules (:func:`fastdou.kernels.policies.greedy_policy`) with the teams as the
-    seat knows them: the presets expert does not plan for."""
-    leading = actions[0, 1] != 0
-    first = 0 if leading else 1
-    for i in range(first, n):
-        if actions[i, 0] == hand:
-            return i
-    p = state[G_PLAYER]
-    last = state[G_LAST_PLAYER]
-    if not leading and _public_side(state, last, p) == _public_side(state, p, p):
-        return 0
-    best = -1
-    best_key = -(1 << 40)
-    for i in range(first, n):
-        if is_bomb_kind(_kind(actions[i, 1])):
-            continue
-        key = -_rank(actions[i, 1])
-        if leading:
-            key += 64 * size(actions[i, 0])
-        if key > best_key:
-            best_key = key
-            best = i
-    if best >= 0:
-        return best
-    if leading:
-        return 0
-    if n > 1 and seat_cards(state, last) <= 6:
-        return 1
-    return 0
-
-
 @first_class_kernel
 def expert_policy(state, actions, n, rng):
     """The expert player (docs/players.md): bids from its plan's strength, plays from its
@@ -382,4 +339,4 @@ def expert_policy(state, actions, n, rng):
                 and (rules[R_HANDICAP] == 0 or state[G_GRABS] == 0):
             return endgame(state, actions, n, hand, i, rng)
         return i, rng
-    return _fallback_play(state, actions, n, hand), rng
+    return greedy_play(state, actions, n, hand), rng

@@ -14,13 +14,14 @@ action and the new random state.
 import numpy as np
 
 from fastdou.kernels.deal import next_below
-from fastdou.kernels.jit import first_class_kernel, kernel
+from fastdou.kernels.jit import first_class_kernel, kernel, leaf
 from fastdou.kernels.generate import is_bomb_kind
 from fastdou.kernels.layout import BIG_JOKER, RANK_2, SMALL_JOKER
 from fastdou.kernels.moves import kind_of, rank_of
 from fastdou.kernels.packing import count, size
 from fastdou.kernels.state import (
-    G_HANDS, G_LAST_PLAYER, G_PHASE, G_PLAYER, G_TEAM, PH_BID, PH_PLAY,
+    G_HANDS, G_LANDLORD, G_LAST_PLAYER, G_PARTNER, G_PARTNER_KNOWN, G_PHASE, G_PLAYER, PH_BID,
+    PH_PLAY,
 )
 
 RANDOM = 0
@@ -55,6 +56,9 @@ def greedy_policy(state, actions, n, rng):
       move with the most cards (then the lowest rank) and answer with the lowest-ranked
       move, keeping bombs for when they are the only lead or the player who made the move
       to beat holds 6 cards or fewer.
+
+    It reads only what its seat may know: its own hand, the card counts and the sides as
+    the table has seen them (an unrevealed dark landlord is a farmer to the other seats).
     """
     p = state[G_PLAYER]
     hand = np.uint64(state[G_HANDS + p])
@@ -70,15 +74,33 @@ def greedy_policy(state, actions, n, rng):
                     best = i
             return best, rng
         return (n - 1 if s >= 6 else 0), rng
+    return greedy_play(state, actions, n, hand), rng
+
+
+@leaf
+def public_side(state, s, me):
+    """1 if seat ``s`` is on the landlord side as seat ``me`` knows it: the landlord, the
+    dark landlord once revealed (or ``me`` itself, who holds the marked card)."""
+    if s == state[G_LANDLORD]:
+        return 1
+    if state[G_PARTNER] == s and (state[G_PARTNER_KNOWN] == 1 or s == me):
+        return 1
+    return 0
+
+
+@leaf
+def greedy_play(state, actions, n, hand):
+    """:func:`greedy_policy`'s play: the index it picks among ``actions[:n]`` for the seat
+    to act, holding ``hand``; sides as that seat knows them (:func:`public_side`)."""
     leading = actions[0, 1] != 0
     first = 0 if leading else 1
     for i in range(first, n):
         if actions[i, 0] == hand:
-            return i, rng
-    if not leading:
-        last = state[G_LAST_PLAYER]
-        if (state[G_TEAM] >> last) & 1 == (state[G_TEAM] >> p) & 1:
-            return 0, rng
+            return i
+    p = state[G_PLAYER]
+    last = state[G_LAST_PLAYER]
+    if not leading and public_side(state, last, p) == public_side(state, p, p):
+        return 0
     best = -1
     best_key = -(1 << 40)
     for i in range(first, n):
@@ -91,9 +113,9 @@ def greedy_policy(state, actions, n, rng):
             best_key = key
             best = i
     if best >= 0:
-        return best, rng
+        return best
     if leading:
-        return 0, rng
-    if n > 1 and size(np.uint64(state[G_HANDS + state[G_LAST_PLAYER]])) <= 6:
-        return 1, rng
-    return 0, rng
+        return 0
+    if n > 1 and size(np.uint64(state[G_HANDS + last])) <= 6:
+        return 1
+    return 0

@@ -136,7 +136,7 @@ class View:
     phase: str
     seat: int
     hands: list            # count vectors
-    team: int              # bit mask of the landlord side
+    team: int              # bit mask of the landlord side as this seat knows it
     last_player: int       # who made the move to beat (-1: none)
 
 
@@ -160,7 +160,7 @@ def greedy_policy(view, actions, n, rng):
 
     bidding: bid the highest allowed value up to 0/1/2/3 as strength reaches 4/6/8; call,
     grab, reveal and double from strength 6. Play: go out when one move empties the hand;
-    never beat a partner; lead the move with the most cards (then the lowest rank), answer
+    never beat a partner (as the seat knows its partners); lead the move with the most cards (then the lowest rank), answer
     with the lowest-ranked move; bombs only when they are the only lead, or when the
     opponent who made the move to beat holds 6 cards or fewer. Never draws from ``rng``.
     """
@@ -223,6 +223,7 @@ class _Hand:
         self.plays = 0
         self.landlord = -1
         self.partner = -1
+        self.partner_known = False       # five_player: the dark landlord revealed
         self.team = 0
         self.hands = []
         self.last_player = -1
@@ -230,7 +231,7 @@ class _Hand:
     # one decision of one seat among ``actions`` (a list of ints, or move records)
     def decide(self, phase, seat, actions):
         n = len(actions)
-        view = View(phase, seat, self.hands, self.team, self.last_player)
+        view = View(phase, seat, self.hands, self.known_team(seat), self.last_player)
         i, self.rng = self.policies[seat](view, actions, n, self.rng)
         i = int(i)
         assert 0 <= i < n, f"policy returned {i} of {n}"
@@ -319,6 +320,13 @@ class _Hand:
                 ask(lord)
 
     # ---------------------------------------------------------------- play
+    def known_team(self, seat):
+        """The landlord side as ``seat`` knows it: an unrevealed dark landlord is on it
+        only to itself."""
+        if self.partner < 0 or self.partner_known or seat == self.partner:
+            return self.team
+        return self.team & ~(1 << self.partner)
+
     def on_landlord_side(self, seat):
         return (self.team >> seat) & 1 == 1
 
@@ -345,6 +353,8 @@ class _Hand:
             assert (cards <= hand).all()
             self.hands[seat] = hand - cards
             last, self.last_player = move, seat
+            if seat == self.partner and cards[self.deal.marked // 4] > 0:
+                self.partner_known = True                # it played the marked card's rank
             self.plays += 1
             side_plays[self.on_landlord_side(seat)] += 1
             if move.kind == Kind.BOMB:
@@ -394,6 +404,7 @@ class _Hand:
                 self.team |= 1 << d.dark
             for seat in ([d.bright] if d.dark == d.bright else [d.bright, d.dark]):
                 if self.decide("reveal", seat, [0, 1]):
+                    self.partner_known |= seat == self.partner
                     self.reveals += 1
                     self.mult *= 2
         self.doubling()

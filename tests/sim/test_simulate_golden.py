@@ -21,7 +21,7 @@ GOLDEN = {
     ("four_player", "random"): "d33a1bc03c1c3977",
     ("four_player", "greedy"): "b32d3524cb846f0e",
     ("five_player", "random"): "e21e5726e7abb951",
-    ("five_player", "greedy"): "894b2f633bbeabd0",
+    ("five_player", "greedy"): "2e1226db4568d6f7",
     ("emperor", "random"): "21b17018c442fb0a",
     ("emperor", "greedy"): "ea4af75b2b722b38",
     ("jinling", "random"): "1d004244df045086",
