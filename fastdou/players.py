@@ -34,7 +34,6 @@ from fastdou.rules import Rules, as_rules
 
 __all__ = ["Policy", "bind", "policy"]
 
-PLANNED = ("pimc",)                        # named by the issue, not built yet
 
 
 class Policy:
@@ -127,8 +126,7 @@ def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
         p = import_policy(p)
     if isinstance(p, str):
         if p not in FUNCTIONS:
-            soon = f" ({', '.join(PLANNED)}: planned, not built yet)" if p in PLANNED else ""
-            raise PolicyError(f"unknown policy {short(p)}{soon}; policies: "
+            raise PolicyError(f"unknown policy {short(p)}; policies: "
                               f"{', '.join(FUNCTIONS)}, an @njit function or its import "
                               f"path 'module:function'")
         if not passed(FUNCTIONS[p]):

@@ -1,7 +1,7 @@
 """Policies of a simulation, per seat: a built-in one by name (:data:`POLICIES`), an
 ``@njit`` function, or its import path ``module:function``; checked and turned into the
 per-seat codes the compiled loops take, and the ``@njit`` functions they call for the seats
-coded USER and USER_B (a user's, or the expert's): two different functions at most."""
+coded USER and USER_B (a user's, the expert's or pimc's): two different functions at most."""
 
 from __future__ import annotations
 
@@ -13,14 +13,15 @@ from fastdou.errors import PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels.expert import expert_policy
+from fastdou.kernels.pimc import pimc_policy
 from fastdou.kernels.play import USER_B
 from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 
 # Each built-in policy once: name -> (its code in the compiled loops, its @njit function).
-# USER: the loops take it as their first-class function, as a user's, so that it (the
-# expert and the solver it searches with) compiles only when it plays, once, cached.
+# USER: the loops take it as a first-class function, as a user's, so that it (the expert,
+# pimc, and the solver they search with) compiles only when it plays, once, cached.
 BUILT_IN = {"random": (RANDOM, random_policy), "greedy": (GREEDY, greedy_policy),
-            "expert": (USER, expert_policy)}
+            "expert": (USER, expert_policy), "pimc": (USER, pimc_policy)}
 POLICIES = {name: code for name, (code, _) in BUILT_IN.items()}
 FUNCTIONS = {name: fn for name, (_, fn) in BUILT_IN.items()}
 # Built in, passed to the loops as their user function (compiled for them alone).
@@ -137,13 +138,13 @@ def _too_many(found, p, functions) -> str:
     """Why one more policy function cannot play: the loops take ``functions``."""
     if functions == 1:
         if passed(found[0]) or passed(p):
-            return ("expert plays as this loop's one policy function: it cannot play beside "
-                    "a user's @njit policy here (pair it with random or greedy, or call it "
-                    "from your own policy)")
+            return ("expert and pimc play as this loop's one policy function: one of them "
+                    "cannot play beside another function here (pair it with random or "
+                    "greedy, or call it from your own policy)")
         return ("one user policy function at most here (it may look at the seat to act and "
                 "behave differently per seat)")
-    return (f"{functions} policy functions at most in one run (expert counts as one; a "
-            f"function may look at the seat to act and behave differently per seat)")
+    return (f"{functions} policy functions at most in one run (expert and pimc count "
+            f"as one each; a function may look at the seat to act and behave differently per seat)")
 
 
 def policy_names(policies, players: int) -> tuple:

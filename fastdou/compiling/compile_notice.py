@@ -63,11 +63,12 @@ KERNELS = {
     "douzero_encoding": "the observation encoder",
     "rlcard_encoding": "the observation encoder", "evaluation": "the evaluation",
     "expert": "the expert player", "expert_plan": "the expert player",
-    "expert_endgame": "the expert player",
+    "expert_endgame": "the expert player", "pimc": "the pimc player",
+    "pimc_worlds": "the pimc player", "pimc_rollout": "the pimc player",
 }
 # Kernel modules named by their own part whatever call compiles them: a policy passed by
 # name compiles when a simulation or evaluation first plays it.
-OWN_PARTS = ("expert",)
+OWN_PARTS = ("expert", "pimc")
 
 _silenced = 0
 

@@ -12,7 +12,9 @@ import fastdou
 from fastdou import cards as C
 from fastdou.errors import ArgumentError, FastdouError, GameStateError, PolicyError
 from fastdou.kernels import play as P
+from fastdou.kernels.policies import greedy_policy
 from fastdou.kernels import state as S
+from tests.shared.players import hidden_mismatches
 from tests.shared.policies import first_listed, last_listed
 
 SEED = 11
@@ -140,6 +142,15 @@ def test_hidden_cards_do_not_change_the_choice(preset):
     assert changed > 100          # the shuffles did move cards between hidden places
 
 
+@pytest.mark.parametrize("preset", ["classic", "five_player"])
+def test_greedy_reads_no_hidden_team(preset):
+    """greedy's choice stays when the hidden cards and five_player's unrevealed dark
+    landlord move (tests/shared/players.py)."""
+    checked, changed, wrong = hidden_mismatches(greedy_policy, preset, 60)
+    assert checked > 1000 and changed > checked // 2
+    assert wrong == 0
+
+
 def test_user_policy_works_through_the_api():
     @njit
     def lowest_rank_lead(state, actions, n, rng):
@@ -153,9 +164,8 @@ def test_user_policy_works_through_the_api():
 
 # ------------------------------------------------------------------ errors
 def test_errors():
-    with pytest.raises(PolicyError, match="pimc: planned.*random, greedy, expert"):
-        fastdou.policy("pimc")
-    with pytest.raises(PolicyError, match="random, greedy"):
+    with pytest.raises(PolicyError, match="unknown policy 'nonsense'; policies: random, "
+                       "greedy, expert, pimc"):
         fastdou.policy("nonsense")
     with pytest.raises(PolicyError, match="njit"):
         fastdou.policy(lambda state, actions, n, rng: (0, rng))
