@@ -490,8 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of deals: 5000, 200k, 1M, 1e6")
     _add_rules_options(s)
     s.add_argument("--policy", type=_policies, default="random",
-                   help="random, greedy, expert or module:function, or one per seat separated by "
-                        "commas")
+                   help="random, greedy, expert, pimc or module:function, or one per seat "
+                        "separated by commas")
     s.add_argument("--seed", type=int, default=0, metavar="N",
                    help="the run's seed: each deal is a function of (seed, deal index)")
     s.add_argument("--threads", type=int, default=None, metavar="N", help=_THREADS_HELP)
@@ -512,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = _add_command(sub, "compare", "compare policies on the same deals, rotated through "
                                      "every seat")
     c.add_argument("--policies", nargs="+", required=True,
-                   help="two or more policies: random, greedy, expert, module:function")
+                   help="two or more policies: random, greedy, expert, pimc, module:function")
     c.add_argument("--deals", type=_count, default=100_000,
                    help="deals per rotation: 5000, 200k, 1M, 1e6")
     _add_rules_options(c)
@@ -522,7 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print JSON")
     c.set_defaults(run=_cmd_compare)
     e = _add_command(sub, "evaluate", "policy A against policy B, DouZero's way: WP and ADP")
-    e.add_argument("a", metavar="A", help="random, greedy, expert, module:function, or a "
+    e.add_argument("a", metavar="A", help="random, greedy, expert, pimc, module:function, or a "
                                          "Python agent class: module:Class, "
                                          "rlcard:DouDizhuRuleAgentV1, douzero:RandomAgent")
     e.add_argument("b", metavar="B", help="the opponent, as A")
