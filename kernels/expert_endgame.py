@@ -80,6 +80,18 @@ def unseen_of(state, hand):
 
 
 @leaf
+def put_last(pos, state):
+    """The move to answer in ``state`` (none when leading) into the search position
+    ``pos``."""
+    if state[G_LAST_INFO] != 0:
+        pos[S_LAST_CARDS] = state[G_LAST_CARDS]
+        pos[S_LAST_INFO] = state[G_LAST_INFO]
+        pos[S_LAST_PLAYER] = state[G_LAST_PLAYER]
+    else:
+        pos[S_LAST_PLAYER] = -1
+
+
+@leaf
 def _choose(n, k):
     """The binomial coefficient C(n, k) for small n."""
     c = 1
@@ -144,12 +156,7 @@ def endgame_values(state, actions, n, hand, rng, values, default, bound):
     pos[S_TO_MOVE] = p
     pos[S_WINNER] = -1
     pos[S_HANDS + p] = np.int64(hand)
-    if state[G_LAST_INFO] != 0:
-        pos[S_LAST_CARDS] = state[G_LAST_CARDS]
-        pos[S_LAST_INFO] = state[G_LAST_INFO]
-        pos[S_LAST_PLAYER] = state[G_LAST_PLAYER]
-    else:
-        pos[S_LAST_PLAYER] = -1
+    put_last(pos, state)
     codes = 1
     for r in range(BIG_JOKER + 1):
         codes = min(codes * (cnt(u, r) + 1), MOST_CODES + 1)

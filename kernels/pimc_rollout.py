@@ -9,18 +9,17 @@ import numpy as np
 
 from fastdou.kernels.engine import apply, legal_actions
 from fastdou.kernels.expert import expert_policy
-from fastdou.kernels.expert_endgame import hands_cards, small_work
+from fastdou.kernels.expert_endgame import hands_cards, put_last, small_work
 from fastdou.kernels.expert_plan import span
 from fastdou.kernels.jit import nrt_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TEAM, S_TO_MOVE,
-    S_WINNER, SEARCH_SIZE, key_width, position_hash,
+    S_HANDS, S_HASH, S_SEATS, S_TEAM, S_TO_MOVE, S_WINNER, SEARCH_SIZE, key_width,
+    position_hash,
 )
 from fastdou.kernels.solver import C_MAX_NODES, CTL_SIZE, search
 from fastdou.kernels.state import (
-    G_HANDS, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_PHASE, G_PLAYER, G_TEAM, G_WINNER,
-    PH_DONE, SIDE_LANDLORD,
+    G_HANDS, G_PHASE, G_PLAYER, G_TEAM, G_WINNER, PH_DONE, SIDE_LANDLORD,
 )
 
 SOLVE_CARDS = 10      # solve the open position when the hands hold this many cards or fewer
@@ -55,12 +54,7 @@ def solve_open(sim, rules, solver, mine):
     pos[S_WINNER] = -1
     for s in range(seats):
         pos[S_HANDS + s] = sim[G_HANDS + s]
-    if sim[G_LAST_INFO] != 0:
-        pos[S_LAST_CARDS] = sim[G_LAST_CARDS]
-        pos[S_LAST_INFO] = sim[G_LAST_INFO]
-        pos[S_LAST_PLAYER] = sim[G_LAST_PLAYER]
-    else:
-        pos[S_LAST_PLAYER] = -1
+    put_last(pos, sim)
     pos[S_HASH] = position_hash(pos)
     ctl[:] = 0
     ctl[C_MAX_NODES] = NODE_LIMIT
