@@ -126,6 +126,20 @@ OTHER = (
       ("`time_limit=0.5` on an endgame far beyond it, with a 2**26-entry table (2.1 GB, "
        "mapped and cleared within the limit; `-k time_limit`, 3 rounds)",
        "wall 0.514-0.580 s (at most 1.16x the limit)", EPYC)]),
+    ("Players", _bench("test_bench_expert.py benchmarks/test_bench_pimc.py"),
+     "expert self-play at least 0.22 of random self-play's games/s (target 0.25) and its "
+     "corpus's plays exactly; expert's WP at least 0.95 (ADP 2.5) against random, 0.58 "
+     "against greedy and 0.62 against RLCard's rule agent; pimc's at least 0.58 against "
+     "expert and 0.70 against RLCard's rule agent, at most 50 ms a decision on average "
+     "(`--quick`: fewer deals, the WP gates less a margin)",
+     [("expert self-play in `simulate` against random self-play, 1 thread, 100k deals "
+       "(`-k speed`)", "95,165 against 324,808 games/s, 0.293 (target 0.25)", EPYC),
+      ("pimc's decisions against expert (1,000 deals x 2, `fastdou.policy` in a Python "
+       "loop; `-k against_expert`)", "33,025 decisions: mean 2.99 ms, median 1.70, p99 "
+       "12.5, slowest 31.6 (target: 50 ms); WP 0.698 (0.681 .. 0.715)", EPYC),
+      ("the players' strength against each other and RLCard's rule agent (command: "
+       "`python benchmarks/strength_table.py --run`)", "the README's Strength table, "
+       "from `benchmarks/strength.json`", EPYC)]),
     ("Agents from Python and the adapters",
      _bench("test_bench_openspiel.py benchmarks/test_bench_rlcard.py "
             "benchmarks/test_bench_douzero.py", "--quick"),
