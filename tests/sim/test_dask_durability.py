@@ -62,7 +62,9 @@ def test_a_failed_run_stops_its_running_tasks_and_declares_nothing(client, tmp_p
         fastdou.simulate(3_000_000, seed=4, client=client, chunk=500_000, out=out,
                          progress=fail)
     parts = {f: t for f, t in listing(out).items() if f.startswith("part-")}
-    assert len(parts) == 1                     # the one part whose end called progress
+    # the part whose end called progress, and at most the other worker's, if its chunk
+    # ended in the few milliseconds before the failure reached it
+    assert 1 <= len(parts) <= 2
     time.sleep(8)                              # longer than a 500k chunk takes
     assert listing(out) == parts               # no part after, no temporary file left
     with pytest.raises(fastdou.RecordError, match="not a finished dataset"):
