@@ -87,8 +87,8 @@ def _pm(value, ci, spec) -> str:
 
 
 def render(res: dict) -> str:
-    """The README's block: the table, the published margins, the command and machine."""
-    m = res["machine"]
+    """The README's block: the table, the command, the papers (the machine and date stay in
+    the JSON)."""
     lines = [BEGIN,
              "| A against B (DouZero's protocol) | deals | WP of A | ADP of A | A as landlord "
              "/ as farmers (WP) |",
@@ -101,10 +101,10 @@ def render(res: dict) -> str:
                      f"{r['landlord']['wp']:.3f} / {r['farmers']['wp']:.3f} |")
     papers = " and ".join(f"[{name}]({url})" for name, url in PAPERS)
     lines += ["",
-              f"± : half the 95% interval, paired by deal. Measured with `{res['command']}` "
-              f"on {m['cpu']} ({m['cores']} cores), {m['date']}. For the scale of the "
-              f"learned bots, see the head-to-head tables of the {papers} papers (the same "
-              f"protocol and measures).",
+              f"± : half the 95% interval, paired by deal. Measured with `{res['command']}`; "
+              f"the machine: benchmarks/strength.json and [docs/benchmarks.md]"
+              f"(docs/benchmarks.md). For the scale of the learned bots, see the head-to-head "
+              f"tables of the {papers} papers (the same protocol and measures).",
               END]
     return "\n".join(lines)
 
