@@ -29,7 +29,7 @@ from fastdou.kernels import action_ids as KA
 from fastdou.kernels import layout as L
 from fastdou.kinds import Kind
 from fastdou.moves import Move
-from fastdou.rules import BIDDING, DOUBLING, Rules, as_rules
+from fastdou.rules import BIDDING, DOUBLING, Rules, as_rules, rules_array
 
 try:                        # OpenSpiel's order (its own module; absent: the canonical one)
     from fastdou.openspiel_ids import openspiel_ids as _openspiel_ids
@@ -45,7 +45,7 @@ _SELECTION_SLOT = {"bid": KA.SEL_BID, "call": KA.SEL_CALL, "grab": KA.SEL_GRAB,
 def _universe(rules) -> np.ndarray:
     """Every move the preset's full deck could play: records ``(n, 2)``."""
     deck = np.uint64(_cards.pack(rules.deck))
-    array = rules.array.copy()   # writable, as the game's step passes: emit compiles once
+    array = rules_array(rules)
     out = np.empty((_UNIVERSE_ROOM, L.REC_WIDTH), np.uint64)
     n = K.leading_moves(deck, array, out)
     if n > len(out):

@@ -32,8 +32,8 @@ from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.packing import contains
 from fastdou.moves import Move
 from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
-from fastdou.rules import Rules, as_rules
-from fastdou.stepper import Stepper, rules_array
+from fastdou.rules import Rules, as_rules, rules_array
+from fastdou.stepper import Stepper
 
 if TYPE_CHECKING:
     from fastdou.observation import Observation
@@ -400,7 +400,7 @@ class Game(Stepper):
         """fastdou's numeric encoding of :meth:`observation` (``int8``, layout in
         ``fastdou.kernels.encoding``), written into ``out`` when given."""
         seat = _seat("seat", seat, self.rules.players)
-        size = int(KE.encoding_size(self.rules.array))
+        size = int(KE.encoding_size(rules_array(self.rules)))
         if out is None:
             out = np.empty(size, np.int8)
         elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)

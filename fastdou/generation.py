@@ -13,7 +13,7 @@ from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move, MoveList, classify
-from fastdou.rules import as_rules
+from fastdou.rules import as_rules, rules_array
 
 _PASS_RECORD = Move.PASS.record
 # legal_moves' first output (rows): a hand with more moves is generated again into an array
@@ -46,17 +46,17 @@ def legal_moves(hand: CardsLike, last: MoveLike | None = None,
     packed = np.uint64(_cards.pack(_cards.parse(hand, rules)))
     record = as_move(last, rules).record
     out = np.empty((_ROOM, REC_WIDTH), dtype=np.uint64)
-    n = K.responses(packed, record, rules.array, out)
+    n = K.responses(packed, record, rules_array(rules), out)
     if n > _ROOM:                       # generated again, into an array of its size
         out = np.empty((n, REC_WIDTH), dtype=np.uint64)
-        K.responses(packed, record, rules.array, out)
+        K.responses(packed, record, rules_array(rules), out)
     return MoveList(out[:n].copy() if n < len(out) else out, rules)
 
 
 def beats(a: MoveLike, b: MoveLike, rules: RulesLike = "classic") -> bool:
     """Whether move ``a`` beats move ``b`` (Moves or text; False when either is a pass)."""
     rules = as_rules(rules)
-    return bool(K.beats(as_move(a, rules).record, as_move(b, rules).record, rules.array))
+    return bool(K.beats(as_move(a, rules).record, as_move(b, rules).record, rules_array(rules)))
 
 
 def _hands_array(hands, rules) -> np.ndarray:
@@ -90,7 +90,7 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
             raise IllegalMoveError(f"lasts must be a uint64 array of shape ({n}, 2), "
                                    f"not {lasts.dtype} {lasts.shape}")
         lasts = np.ascontiguousarray(lasts)
-        bad = K.first_invalid(lasts, rules.array)
+        bad = K.first_invalid(lasts, rules_array(rules))
         if bad >= 0:
             raise IllegalMoveError(f"lasts[{bad}] = {lasts[bad].tolist()} is not a legal "
                                    f"move under {rules.name} rules (nor a pass [0, 0])")
@@ -133,16 +133,16 @@ def generate_batch(hands: np.ndarray, lasts: np.ndarray | None = None,
     packed = _hands_array(hands, rules)
     lasts = _lasts_array(lasts, packed.shape[0], rules)
     if out is None:
-        return fresh_batch(packed, lasts, rules.array)
+        return fresh_batch(packed, lasts, rules_array(rules))
     if not (isinstance(out, np.ndarray) and out.dtype == np.uint64 and out.ndim == 2
             and out.shape[1] == REC_WIDTH and out.flags.c_contiguous and out.flags.writeable):
         what = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else short(out)
         raise ArgumentError(f"out must be a writeable C-contiguous uint64 array of shape "
                             f"(capacity, 2), not {what}")
     offsets = np.empty(packed.shape[0] + 1, np.int64)
-    total = generate_batch_into(packed, lasts, rules.array, out, offsets,
+    total = generate_batch_into(packed, lasts, rules_array(rules), out, offsets,
                                 numba.get_num_threads())
     if total > out.shape[0]:
-        out = fill_batch(packed, lasts, rules.array, offsets, np.empty((total, REC_WIDTH),
-                                                                        np.uint64))
+        out = fill_batch(packed, lasts, rules_array(rules), offsets,
+                         np.empty((total, REC_WIDTH), np.uint64))
     return out[:total], offsets

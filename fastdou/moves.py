@@ -20,7 +20,7 @@ from fastdou.kernels.layout import (
     REC_WIDTH,
 )
 from fastdou.kinds import Kind
-from fastdou.rules import as_rules
+from fastdou.rules import as_rules, rules_array
 
 _READINGS_HINT = 8     # a first buffer for the readings of some cards; more get their own
 _KIND_IDS = frozenset(int(k) for k in Kind)
@@ -225,10 +225,10 @@ def classify(cards: CardsLike, rules: RulesLike = "classic") -> list[Move]:
     rules = as_rules(rules)
     packed = np.uint64(_cards.pack(_cards.parse(cards, rules)))
     out = np.empty((_READINGS_HINT, REC_WIDTH), dtype=np.uint64)
-    n = K.readings(packed, rules.array, out)
+    n = K.readings(packed, rules_array(rules), out)
     if n > out.shape[0]:
         out = np.empty((n, REC_WIDTH), dtype=np.uint64)
-        K.readings(packed, rules.array, out)
+        K.readings(packed, rules_array(rules), out)
     return [Move.from_record(r) for r in out[:n]]
 
 

@@ -17,6 +17,7 @@ from fastdou import cards as _cards
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
 from fastdou.moves import Move
+from fastdou.rules import rules_array
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,7 +64,7 @@ def observe(game, seat: int) -> Observation:
         to_act=-1 if game.is_terminal() else int(st[S.G_PLAYER]),
         hand=_cards.unpack(int(st[S.G_HANDS + seat])),
         kitty=(_cards.unpack(int(st[S.G_KITTY]))
-               if KE.sees_kitty(st, rules.array, seat) else None),
+               if KE.sees_kitty(st, rules_array(rules), seat) else None),
         played=tuple(played),
         cards_left=tuple(int(_cards.unpack(int(st[S.G_HANDS + s])).sum()) for s in range(n)),
         last_move=game.last_move,

@@ -45,7 +45,7 @@ import numpy as np
 
 from fastdou import kernels as K
 from fastdou.errors import IllegalMoveError
-from fastdou.rules import rules
+from fastdou.rules import rules, rules_array
 from fastdou.kernels.layout import (
     COUNT_BITS, COUNT_MASK, INFO_FIELD_MASK, INFO_LENGTH_SHIFT, INFO_RANK_SHIFT, N_RANKS,
     PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, REC_CARDS, REC_INFO, REC_WIDTH, SOLO,
@@ -168,7 +168,7 @@ def openspiel_ids(records) -> np.ndarray:
     if recs.ndim != 2 or recs.shape[1] != REC_WIDTH:
         raise IllegalMoveError(f"move records have shape (n, {REC_WIDTH}), not {recs.shape}")
     recs = np.ascontiguousarray(recs, dtype=np.uint64)
-    bad = K.first_invalid(recs, _RULES.array)
+    bad = K.first_invalid(recs, rules_array(_RULES))
     if bad >= 0:
         raise IllegalMoveError(
             f"record {bad} ({int(recs[bad, 0]):#x}, {int(recs[bad, 1]):#x}) is not a move of "

@@ -30,7 +30,7 @@ from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
 from fastdou.moves import Move
 from fastdou.kernels.play import POLICY_SIGNATURE
 from fastdou.policies import FUNCTIONS, check_user_policy, import_policy, njit_policy, passed
-from fastdou.rules import Rules, as_rules
+from fastdou.rules import Rules, as_rules, rules_array
 
 __all__ = ["Policy", "bind", "policy"]
 
@@ -85,7 +85,7 @@ class Policy:
                                 f"({self.rules.profile} profile); the game is "
                                 f"{game.rules.name} ({game.rules.profile}): make the policy "
                                 f"with rules=game.rules")
-        return self.pick_state(game._state, game.rules.array)
+        return self.pick_state(game._state, rules_array(game.rules))
 
     def pick_state(self, state: np.ndarray, rules_array: np.ndarray) -> tuple:
         """The legal action records of ``state`` (engine order) and the index the policy

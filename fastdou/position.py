@@ -24,7 +24,7 @@ from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import position_state as _ps
 from fastdou.kernels import search as _search
 from fastdou.moves import Move
-from fastdou.rules import PROFILES, as_rules, rules as make_rules
+from fastdou.rules import PROFILES, as_rules, rules as make_rules, rules_array
 
 
 def _seat(name, value, seats, *, optional=False):
@@ -231,7 +231,7 @@ def state_array(state: np.ndarray, rules, phase: str) -> np.ndarray:
     """The search array of engine ``state`` (a Game's, of ``rules``, in ``phase``):
     PositionError unless it is in its play phase and has a Position form."""
     arr = np.zeros(_search.SEARCH_SIZE, np.int64)
-    status = _ps.position_of_state(state, rules.array, arr)
+    status = _ps.position_of_state(state, rules_array(rules), arr)
     if status == _ps.NOT_IN_PLAY:
         raise PositionError(f"a position is a play-phase state; the game is in its "
                             f"{phase} phase")

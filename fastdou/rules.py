@@ -441,6 +441,20 @@ def _json_base(name, profile) -> Rules:
     return Rules(name=name, profile=profile)
 
 
+_KERNEL_ARRAYS: dict = {}     # rules -> its private writable rules array
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """``rules.array`` as the Python layer hands it to the kernels: one private writable copy
+    per rules, shared and never written. Every call passes this one, so that a kernel
+    compiles for one array type whichever entry point reaches it first (and Numba's dispatch
+    takes a writable array faster than a read-only one)."""
+    array = _KERNEL_ARRAYS.get(rules)
+    if array is None:
+        array = _KERNEL_ARRAYS.setdefault(rules, np.array(rules.array))
+    return array
+
+
 def as_rules(r) -> Rules:
     """Accept a preset name or a :class:`Rules`; reject anything else."""
     if isinstance(r, Rules):

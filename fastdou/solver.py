@@ -31,7 +31,7 @@ from fastdou.kernels import solver as _solver
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.moves import Move
 from fastdou.position import Position, state_array
-from fastdou.rules import as_rules
+from fastdou.rules import as_rules, rules_array
 
 if TYPE_CHECKING:
     from fastdou.game import Game
@@ -106,10 +106,10 @@ def _actions(arr, rules) -> np.ndarray:
     """The actions of ``arr`` as records: generated into a buffer (again into one of their
     size when more), not counted first (which would compile the counters as well)."""
     out = np.zeros((_ROOM, REC_WIDTH), np.uint64)
-    n = _search.actions(arr, rules.array, out)
+    n = _search.actions(arr, rules_array(rules), out)
     if n > _ROOM:
         out = np.zeros((n, REC_WIDTH), np.uint64)
-        _search.actions(arr, rules.array, out)
+        _search.actions(arr, rules_array(rules), out)
     return out[:n].copy()
 
 
@@ -250,22 +250,22 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
             return None
         ready[0] = mapped or touch
         out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
+        ra = rules_array(rules)
         if groups == 1:
-            plies = _solver.solve_root(arr, rules.array, moves, keys[0], vals[0], ctl[0],
-                                       results, out, max_nodes or 0)
+            plies = _solver.solve_root(arr, ra, moves, keys[0], vals[0], ctl[0], results, out,
+                                       max_nodes or 0)
         else:
             before = numba.get_num_threads()       # per thread: set where the search runs
             numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
             try:
-                _solver.solve_root_parallel(arr, rules.array, moves, keys, vals, ctl,
-                                            results)
+                _solver.solve_root_parallel(arr, ra, moves, keys, vals, ctl, results)
             finally:
                 numba.set_num_threads(before)
             if (results < 0).any():
                 return None
             if max_nodes is not None:
                 ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
-            plies = _solver.principal_line(arr, rules.array, keys[0], vals[0], ctl[0], out,
+            plies = _solver.principal_line(arr, ra, keys[0], vals[0], ctl[0], out,
                                            _solver.new_work(arr))
         if (results < 0).any():
             return None
@@ -299,7 +299,7 @@ def perft(position: Position | str | Game, depth: int) -> int:
     depth = _depth(depth)
     if depth == 0:
         return 1
-    rules, stop = rules.array, np.zeros(1, np.int64)
+    rules, stop = rules_array(rules), np.zeros(1, np.int64)
     return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
                               lambda: stop.fill(1)))
 
@@ -313,7 +313,7 @@ def perft_divide(position: Position | str | Game, depth: int) -> dict:
         raise LimitError("perft_divide needs depth >= 1")
     moves = _actions(arr, rules)
     out, stop = np.zeros(len(moves), np.int64), np.zeros(1, np.int64)
-    _interruptible(lambda: _perft.perft_divide(arr, rules.array, depth, moves, out, stop),
+    _interruptible(lambda: _perft.perft_divide(arr, rules_array(rules), depth, moves, out, stop),
                    lambda: stop.fill(1))
     return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
 
@@ -323,4 +323,4 @@ def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> int:
     legal lead): the fewest legal moves the hand splits into. 0 for no cards."""
     rules = as_rules(rules)
     counts = _cards.parse(hand, rules)
-    return int(_fewest_plays.min_plays(np.uint64(_cards.pack(counts)), rules.array))
+    return int(_fewest_plays.min_plays(np.uint64(_cards.pack(counts)), rules_array(rules)))

@@ -21,28 +21,19 @@ from fastdou.compiling.entry_points import entry_point
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
+from fastdou.rules import rules_array
 
 LOG_HINT = 128        # room for the states before this many actions; it doubles when full
 IDS_CHUNK = 512       # a stepper's first buffer of legal ids (they go one after the other)
 IDS_MAX = 1 << 14     # its renewals double up to this (or what one position needs)
 _ENTRY: dict = {}     # (kernel, rules) -> its entry point
 _TABLES: dict = {}    # rules -> its writable (rules array, keys, key_ids, id_records, selection)
-_RULES: dict = {}     # rules -> its writable rules array
 
 
 def conforms(a, ndim: int) -> bool:
     """Whether ``a`` is an aligned, C-contiguous, writable ``int64`` array of ``ndim``."""
     return type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == ndim and \
         a.flags.c_contiguous and a.flags.writeable and a.flags.aligned
-
-
-def rules_array(rules) -> np.ndarray:
-    """``rules.array`` as a private writable copy, shared; never written. Every kernel call
-    on a game's state takes this one, so that the engine compiles for one array type."""
-    array = _RULES.get(rules)
-    if array is None:
-        array = _RULES[rules] = np.array(rules.array)
-    return array
 
 
 def kernel_table(rules) -> tuple:

@@ -67,8 +67,7 @@ from fastdou.kernels import encoding as KE
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels import vector as KV
-from fastdou.rules import as_rules
-from fastdou.stepper import rules_array
+from fastdou.rules import as_rules, rules_array
 
 STARTS = ("bidding", "play")
 POOL_WIDTH = 128        # legal ids kept per game in the first pass (more: computed again)
@@ -113,7 +112,7 @@ def encoder(name: str, rules):
     except Exception as e:
         raise ArgumentError(f"the {name} encoder does not compile as (state, rules, seat, "
                             f"int8 out): {short(str(e))}") from None
-    return int(size_fn(rules.array)), encode_fn
+    return int(size_fn(rules_array(rules))), encode_fn
 
 
 def _seat_codes(opponents, rules):

@@ -68,7 +68,7 @@ def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user
 
 
 _I64 = types.int64
-_RULES = types.Array(_I64, 1, "C", readonly=True)
+_RULES = types.Array(_I64, 1, "C")      # writable: rules.rules_array, as every caller passes
 _SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64, _I64[:, :, ::1], _I64[:, :, ::1],
               _I64[:, ::1], POLICY_TYPE, POLICY_TYPE)
 

@@ -208,7 +208,7 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user, use
 
 
 _I64 = types.int64
-_RULES = types.Array(_I64, 1, "C", readonly=True)
+_RULES = types.Array(_I64, 1, "C")      # writable: rules.rules_array, as every caller passes
 _SIMULATE_SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64[:, ::1], _I64[:, ::1], _I64[::1],
                        POLICY_TYPE, POLICY_TYPE)
 

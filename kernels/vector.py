@@ -61,7 +61,7 @@ POLICY_FAILED = 2     # a policy erred in some game (``errors``); the ids not pa
 NEED_IDS = 3          # stepped, ``offsets`` set, but ``flat`` is too short: grow it, GATHER
 
 _I64 = types.int64
-_RULES = types.Array(_I64, 1, "C")    # writable: stepper.rules_array, as Game passes
+_RULES = types.Array(_I64, 1, "C")    # writable: rules.rules_array, as every caller passes
 ENCODE_SIGNATURE = types.none(types.Array(_I64, 1, "C"), types.Array(_I64, 1, "C"), _I64,
                               types.Array(types.int8, 1, "C"))
 ENCODE_TYPE = types.FunctionType(ENCODE_SIGNATURE)

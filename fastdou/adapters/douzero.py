@@ -80,7 +80,7 @@ from fastdou.kernels import action_ids as KA
 from fastdou.kernels import douzero_encoding as DE
 from fastdou.kernels import state as S
 from fastdou.kernels.packing import contains
-from fastdou.rules import rules as _make_rules
+from fastdou.rules import rules as _make_rules, rules_array
 from fastdou.stepper import kernel_table
 
 RULES = _make_rules("classic", profile="douzero")
@@ -500,7 +500,7 @@ class Agent:
 
     def act(self, infoset) -> list:
         state = _state_of(infoset)
-        records, i = self.policy.pick_state(state, RULES.array)
+        records, i = self.policy.pick_state(state, rules_array(RULES))
         return card_list(int(records[i, 0]))
 
 

@@ -82,7 +82,7 @@ from fastdou.game import Game
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import N_RANKS, SMALL_JOKER
-from fastdou.rules import PRESETS, rules as make_rules
+from fastdou.rules import PRESETS, rules as make_rules, rules_array
 
 _TOKENS = _cards.TOKENS
 
@@ -500,7 +500,7 @@ class FastdouState(pyspiel.State):
             if kind == "string":
                 views[key] = _observation_string(self, player)
             elif c.game is None:
-                views[key] = [0.0] * int(KE.encoding_size(c.plan.rules.array))
+                views[key] = [0.0] * int(KE.encoding_size(rules_array(c.plan.rules)))
             else:
                 views[key] = c.game.encode(player).astype(np.float32).tolist()
         v = views[key]
@@ -549,7 +549,7 @@ class FastdouObserver:
     """One seat's view: ``tensor`` is ``Game.encode(seat)`` (zeros while dealing)."""
 
     def __init__(self, rules):
-        self.tensor = np.zeros(int(KE.encoding_size(rules.array)), np.float32)
+        self.tensor = np.zeros(int(KE.encoding_size(rules_array(rules))), np.float32)
         self.dict = {"observation": self.tensor}
         self._buf = np.zeros(len(self.tensor), np.int8)
 

@@ -52,7 +52,7 @@ from fastdou.errors import ArgumentError, IllegalMoveError
 from fastdou.game import Game, STARTS
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
-from fastdou.rules import PRESETS, as_rules
+from fastdou.rules import PRESETS, as_rules, rules_array
 
 RENDER_MODES = ("human", "ansi")
 VERSION = 0
@@ -85,8 +85,8 @@ class FastdouAECEnv(AECEnv):
         n = self.rules.players
         self.possible_agents = [f"player_{k}" for k in range(n)]
         self._seat_of = {a: k for k, a in enumerate(self.possible_agents)}
-        self._obs_size = int(KE.encoding_size(self.rules.array))
-        self._plane = int(KE.card_plane_size(self.rules.array))
+        self._obs_size = int(KE.encoding_size(rules_array(self.rules)))
+        self._plane = int(KE.card_plane_size(rules_array(self.rules)))
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, 1, (self._obs_size,), np.int8),
             "action_mask": spaces.Box(0, 1, (self.table.size,), np.int8)})
@@ -184,7 +184,7 @@ class FastdouAECEnv(AECEnv):
         for s in range(n):
             game.encode(s, out[s * size:(s + 1) * size])
         kitty = game.state[S.G_KITTY:S.G_KITTY + 1].view(np.uint64)[0]
-        KE.put_cards(out, n * size, kitty, self.rules.array)
+        KE.put_cards(out, n * size, kitty, rules_array(self.rules))
         return out
 
     @property

@@ -71,7 +71,7 @@ from fastdou.errors import ArgumentError, GameStateError, IllegalMoveError
 from fastdou.kernels import layout as L
 from fastdou.kernels import rlcard_encoding as KR
 from fastdou.kernels import state as S
-from fastdou.rules import rules as _rules
+from fastdou.rules import rules as _rules, rules_array
 from fastdou.stepper import Stepper
 
 __all__ = ["Agent", "DoudizhuEnv", "ENV_ID", "rlcard_deal"]
@@ -82,7 +82,7 @@ HAND = 17
 SUITS = "SHDC"                       # RLCard's deck order of suits within a rank
 RLCARD_RANKS = "3456789TJQKA2"       # RLCard's Card.rank of the 13 ranks
 _RULES = _rules("classic", profile="standard")
-_RULES_ARRAY = _RULES.array
+_RULES_ARRAY = rules_array(_RULES)
 
 
 # ----------------------------------------------------------------------- the deal
@@ -443,7 +443,7 @@ class FastdouDoudizhuGame(Stepper):
             return np.empty(0, np.int64)
         hand = np.uint64(self.st[S.G_HANDS + seat])
         target = self._target(seat)
-        rules = _RULES.array
+        rules = rules_array(_RULES)
         if target < 0:
             out = K.new_moves(K.count_leading(hand, rules))
             K.leading_moves(hand, rules, out)

@@ -30,8 +30,8 @@ def generator_signature():
 
     from fastdou import kernels as K
     from fastdou.kernels.generate import lead_query
-    from fastdou.rules import rules
-    return (types.uint64, typeof(rules("classic").array), typeof(lead_query()),
+    from fastdou.rules import rules, rules_array
+    return (types.uint64, typeof(rules_array(rules("classic"))), typeof(lead_query()),
             typeof(K.new_moves(1)))
 
 

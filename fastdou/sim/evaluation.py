@@ -49,7 +49,7 @@ from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.sim.local_run import run
 from fastdou.policies import policy_codes, policy_names
-from fastdou.rules import Rules, as_rules
+from fastdou.rules import Rules, as_rules, rules_array
 from fastdou.sim.simulation_result import MAX_DEALS
 from fastdou.sim.summary import Z95, sum_squares
 
@@ -263,7 +263,7 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
             kernel(rules_array, seed, first, pair, mode, res, scores, errors, fn, fn_b)
 
         def play_chunk(pool, first, res, scores, errors):
-            run(play, users, pool, threads, rules.array, seed, first, pair, res, scores,
+            run(play, users, pool, threads, rules_array(rules), seed, first, pair, res, scores,
                 errors)
 
     sums = {role: (_Sums(), _Sums()) for role in ROLES}

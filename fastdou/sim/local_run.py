@@ -17,7 +17,7 @@ from fastdou.hints import RulesLike
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.policies import policy_codes, policy_names
-from fastdou.rules import as_rules
+from fastdou.rules import as_rules, rules_array
 from fastdou.sim import simulation_result
 from fastdou.sim.simulation_result import MAX_DEALS, PER_DEAL_MAX, SimulationResult
 from fastdou.sim.summary import Totals, preset_features
@@ -55,7 +55,7 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            run(simulate_range, users, pool, threads, rules.array, seed, first + done, codes,
+            run(simulate_range, users, pool, threads, rules_array(rules), seed, first + done, codes,
                 res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
