@@ -25,14 +25,17 @@ TARGETS = {"idle": 1.8, "busy": 1.0}     # 2 threads over 1 thread
 # Gated: what a noisy shared 2-core machine keeps (busy, under other jobs' load: VectorEnv
 # 0.79-1.07 and simulate 0.86-1.02 with idle threads passive; VectorEnv 0.15-0.44 spinning).
 GATES = {"busy": 0.7}
-# The other job: spins after an "s" on its stdin until the next byte, rests after any other;
-# its stdin's end (the benchmark gone, however it ended) ends it. It runs in a session of its
-# own, as another job does: Linux's autogroup shares the cores between sessions first.
+# The other job: spins after an "s" on its stdin until the next byte, rests after any other,
+# and answers each byte with a line once it has switched, so that an "idle" slice never starts
+# while it still spins; its stdin's end (the benchmark gone, however it ended) ends it. It
+# runs in a session of its own, as another job does: Linux's autogroup shares the cores
+# between sessions first.
 SPIN = """import os, select
 print(flush=True)
 while (command := os.read(0, 1)):
+    print(flush=True)
     while command == b"s" and not select.select([0], [], [], 0)[0]:
-        for _ in range(100_000):
+        for _ in range(10_000):
             pass
 """
 
@@ -47,6 +50,7 @@ def other_job():
     def load(name):
         job.stdin.write(b"s" if name == "busy" else b"r")
         job.stdin.flush()
+        job.stdout.readline()           # switched
     try:
         job.stdout.readline()           # started
         yield load
