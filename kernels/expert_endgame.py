@@ -117,7 +117,7 @@ def _split(u, code):
 
 
 @leaf
-def _dealt(u, k, rng):
+def deal_unseen(u, k, rng):
     """A uniformly random ``k`` of the unseen cards ``u`` (a deal of the physical cards)."""
     x = np.uint64(0)
     left = u
@@ -171,7 +171,7 @@ def endgame_values(state, actions, n, hand, rng, values, default, bound):
     weights = np.ones(cards.shape[0], np.int64)
     if splits > ALL_SPLITS:
         for k in range(cards.shape[0]):
-            cards[k], rng = _dealt(u, ka, rng)
+            cards[k], rng = deal_unseen(u, ka, rng)
     else:
         k = 0
         for code in range(codes):

@@ -5,13 +5,13 @@ The seat knows its own hand, the cards each seat has played (``G_PLAYED``), each
 count, and the kitty when the rules show it (``R_KITTY_SHOWN``): then the landlord still
 holds each kitty card it cannot have played (per rank, the kitty's copies less the copies
 the landlord has played). The rest of the unseen cards (:func:`.expert_endgame.unseen_of`)
-are dealt uniformly (:func:`.expert_endgame._dealt`): with three seats between the two
+are dealt uniformly (:func:`.expert_endgame.deal_unseen`): with three seats between the two
 other hands, with two seats between the opponent's hand and the cards out of play.
 """
 
 import numpy as np
 
-from fastdou.kernels.expert_endgame import _dealt, unseen_of
+from fastdou.kernels.expert_endgame import deal_unseen, unseen_of
 from fastdou.kernels.expert_plan import cnt, span
 from fastdou.kernels.jit import leaf
 from fastdou.kernels.layout import BIG_JOKER, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_PLAYERS
@@ -57,13 +57,13 @@ def deal_world(state, world, rng):
     b = (p + 2) % seats
     ka = size(np.uint64(state[G_HANDS + a]))          # counts are public, cards are not
     if held == np.uint64(0):
-        x, rng = _dealt(u, ka, rng)
+        x, rng = deal_unseen(u, ka, rng)
         world[G_HANDS + a] = np.int64(x)
         if seats == 3:
             world[G_HANDS + b] = np.int64(u - x)
     else:                                             # the landlord holds the kitty's rest
         kl = size(np.uint64(state[G_HANDS + landlord]))
-        x, rng = _dealt(u - held, kl - size(held), rng)
+        x, rng = deal_unseen(u - held, kl - size(held), rng)
         world[G_HANDS + landlord] = np.int64(held + x)
         if seats == 3:
             world[G_HANDS + (b if landlord == a else a)] = np.int64(u - held - x)

@@ -361,6 +361,16 @@ class FastdouDoudizhuGame(Stepper):
         self.obs = None
         return 0, 0
 
+    def init_from_state(self, state: np.ndarray):
+        """Start as :meth:`init_game` does, from a classic play-phase engine ``state`` (the
+        landlord at seat 0) instead of RLCard's deal; no suited hands are kept."""
+        self.init_game()
+        self._state[:] = state
+        self._n_ids = -1
+        self._legal_now()
+        self.deck = None
+        return 0, 0
+
     def get_player_id(self):
         """The seat to act; once the hand is over, the seat after the winner (RLCard's)."""
         return self.current

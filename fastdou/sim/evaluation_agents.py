@@ -160,11 +160,7 @@ class AgentTable:
             from fastdou.adapters.rlcard import DoudizhuEnv
             env = self._view = DoudizhuEnv({"seed": 0})
         g = env.game
-        g.init_game()                    # RLCard's deal, replaced by this one's state
-        g._state[:] = dealt
-        g._n_ids = -1
-        g._legal_now()
-        g.deck = None                    # (suited hands: not asked for here)
+        g.init_from_state(dealt)
         env.action_recorder = []
         env.timestep = 0
         while not g.is_over():
