@@ -211,3 +211,12 @@ def packed(counts) -> int:
     """The packed ``uint64`` form of 15 counts (bits ``4r .. 4r+3`` for rank ``r``), as a
     Python int; the counts are not checked here."""
     return sum(int(c) << (COUNT_BITS * r) for r, c in enumerate(counts))
+
+
+# Wild cards (RULES.md §4.8): the bomb class of a wild-card reading, bits 24..31 of its info word.
+BOMB_CLASS_NONE = 0      # every non-bomb kind (four_two_* included)
+BOMB_CLASS_SOFT = 1      # a bomb holding a wild card standing in for another rank
+BOMB_CLASS_HARD = 2      # four natural cards of a rank that is not wild
+BOMB_CLASS_WILD = 3      # the four wild cards of one wild rank
+BOMB_CLASS_ROCKET = 4    # both jokers
+INFO_CLASS_SHIFT = 24
