@@ -93,6 +93,7 @@ import json, numba, numpy as np, fastdou
 from numba.core.runtime import rtsys
 from fastdou.kernels import play as P
 from fastdou.kernels.policies import GREEDY, RANDOM, USER
+from fastdou.rules import rules_array
 
 @numba.njit
 def last_action(state, actions, n, rng):
@@ -112,7 +113,7 @@ def allocations(rules, n, code):
     user = last_action if code >= USER else P.no_user_policy
     user_b = first_action if code == P.USER_B else user
     before = rtsys.get_allocation_stats().alloc
-    loop(rules.array, 0, 0, codes, res, scores, errors, user, user_b)
+    loop(rules_array(rules), 0, 0, codes, res, scores, errors, user, user_b)
     assert not errors.any()
     return rtsys.get_allocation_stats().alloc - before
 for preset in fastdou.PRESETS:

@@ -22,6 +22,7 @@ from fastdou.kernels import engine as E
 from fastdou.kernels import vector as KV
 from fastdou.kernels.jit import leaf
 from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
+from fastdou.rules import rules_array
 
 RESULTS = {}
 
@@ -209,7 +210,7 @@ def test_where_a_step_goes(quick):
                                                               KV.ENCODE_SIGNATURE))
         whole, without = per_env_step(env), per_env_step(bare)
         info = env._info()
-        states, rules, t = env._states.copy(), env.rules.array, env.table
+        states, rules, t = env._states.copy(), rules_array(env.rules), env.table
         actions = random_actions(info, rng)
         seats, out = env._seats.copy(), np.empty_like(env.obs)
 
