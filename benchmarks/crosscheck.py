@@ -13,6 +13,7 @@ from benchmarks.engines import (DOUZERO_PROFILE, NAMES, OPENSPIEL_PROFILE, STAND
 from fastdou import cards as C
 from fastdou import kernels as K
 from fastdou.kernels import layout as L
+from fastdou.rules import rules_array
 
 _DZ_SHIFT = {v: 4 * i for i, v in enumerate(C.DOUZERO)}
 _TEXT_SHIFT = {t: 4 * i for i, t in enumerate(C.TOKENS)}
@@ -32,7 +33,7 @@ def _text(packed: int) -> str:
 
 
 def _fastdou_records(hands, lasts, rules):
-    moves, offsets = K.generate_batch(hands, lasts, rules.array)
+    moves, offsets = K.generate_batch(hands, lasts, rules_array(rules))
     return [moves[offsets[i]:offsets[i + 1]] for i in range(len(hands))]
 
 

@@ -10,11 +10,12 @@ import fastdou
 from benchmarks.loops import best_time, report
 from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 from benchmarks.loops import (
     best_times, copy_all, count_lead_all, lead_all, on_threads, respond_all, stream_halves,
 )
 
-RULES = fastdou.rules("classic").array
+RULES = rules_array(fastdou.rules("classic"))
 OUT = K.new_moves(1 << 16)
 
 # Exact number of moves over each seeded corpus (seed 0): a change here is a change of the

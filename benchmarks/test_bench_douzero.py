@@ -30,6 +30,7 @@ from benchmarks.engines import ensure_tools
 from benchmarks.loops import best_time
 from fastdou.adapters import douzero as DZ
 from fastdou.kernels import douzero_encoding as DE
+from fastdou.rules import rules_array
 
 ensure_tools()
 from douzero.env import env as dz_env  # noqa: E402
@@ -121,7 +122,7 @@ def test_observation_encoding(benchmark, corpus):
     """The compiled encoder from ``@njit`` against ``get_obs`` on the same positions; the
     Python ``encode(game)`` is reported."""
     _, infosets, states = corpus
-    rules = DZ.RULES.array
+    rules = rules_array(DZ.RULES)
     observe_all(states[:2], rules)
     rows = benchmark.pedantic(observe_all, (states, rules), rounds=5, warmup_rounds=1)
     assert rows == sum(len({tuple(a) for a in i.legal_actions}) for i in infosets)

@@ -22,6 +22,7 @@ from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
 from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import generate_batch_into
+from fastdou.rules import rules_array
 from benchmarks.loops import (best_times, count_lead_all, in_turn, lead_all, on_threads, respond_all,
                    stream_halves)
 
@@ -67,7 +68,7 @@ def test_batch_against_the_loop(classic_leads):
     ``kernels/records_out``), and a fresh batch, which also counts first and pays for fresh
     pages: 0.70-0.73x on 20,000 hands, 0.33x on 200,000 (256 MB a call), gated at 0.3x. The
     three are timed in turn, so that a change of the machine's speed falls on all three."""
-    rules = fastdou.rules("classic").array
+    rules = rules_array(fastdou.rules("classic"))
     hands = classic_leads
     batch_rates(hands[:10], rules)
     t_loop, t_batch, t_into = batch_rates(hands, rules)
@@ -95,7 +96,7 @@ def test_batch_two_threads_against_one(classic_leads):
     2-thread ratio is gated at 0.7 of the ceiling's (measured 0.82-1.01)."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
-    rules = fastdou.rules("classic").array
+    rules = rules_array(fastdou.rules("classic"))
     hands = classic_leads
     n = len(hands)
     lasts = np.zeros((n, 2), np.uint64)
@@ -133,7 +134,7 @@ def test_counting_leads_against_generating(quick, preset, size):
     """Target 3x; generating and counting timed in turn (``best_times``): this project's
     shared host drifts, and timed one block after the other jinling measured 2.5x in one
     CI run and 3.3x minutes later."""
-    rules = fastdou.rules(preset).array
+    rules = rules_array(fastdou.rules(preset))
     n = {"classic": 20_000, "jinling": 20_000}.get(preset, 2_000)
     if preset == "jinling":
         from tests.shared.corpus import deals
@@ -163,7 +164,7 @@ def test_counting_responses_against_generating(quick, preset):
     usual kinds without a branch on the kind, from what the rules decide worked out once in
     the rules array, and is inlined with nothing in it that raises, so the loop's view
     ``lasts[i]`` costs no reference counts (generation pays them)."""
-    rules = fastdou.rules(preset).array
+    rules = rules_array(fastdou.rules(preset))
     hands, lasts = response_positions(50_000 if quick else 500_000, rules=preset)
     count_respond_all(hands[:5], lasts[:5], rules)
     assert count_respond_all(hands, lasts, rules) == respond_all(hands, lasts, rules, OUT)

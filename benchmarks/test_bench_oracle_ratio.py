@@ -8,6 +8,7 @@ import fastdou
 from benchmarks.loops import best_time
 from tests.shared.corpus import deals
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 from benchmarks.loops import lead_all
 
 from tests.reference import oracle  # noqa: E402
@@ -26,8 +27,8 @@ def test_kernel_over_oracle():
             left -= take
     packed = K.pack_rows(hands, np.empty(len(hands), np.uint64))
     out = K.new_moves(1 << 12)
-    lead_all(packed[:2], rules.array, out)
-    t_kernel, total = best_time(lead_all, packed, rules.array, out)
+    lead_all(packed[:2], rules_array(rules), out)
+    t_kernel, total = best_time(lead_all, packed, rules_array(rules), out)
     start = time.perf_counter()
     expected = sum(len(oracle.leading_moves(h, rules)) for h in hands)
     t_oracle = time.perf_counter() - start

@@ -8,6 +8,7 @@ import fastdou
 from benchmarks.loops import report
 from tests.shared.corpus import lead_hands, response_positions
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 from benchmarks.loops import lead_all, respond_all
 
 OUT = K.new_moves(1 << 20)
@@ -29,7 +30,7 @@ def check_golden(key, quick, total):
 
 @pytest.mark.parametrize("preset,size", CASES, ids=[f"{p}-{s}" for p, s in CASES])
 def test_lead(benchmark, quick, preset, size):
-    rules = fastdou.rules(preset).array
+    rules = rules_array(fastdou.rules(preset))
     hands = lead_hands(2_000 if quick else 50_000, size, rules=preset)
     lead_all(hands[:5], rules, OUT)
     total = benchmark.pedantic(lead_all, (hands, rules, OUT), rounds=3, warmup_rounds=1)
@@ -39,7 +40,7 @@ def test_lead(benchmark, quick, preset, size):
 
 @pytest.mark.parametrize("preset", ["four_player", "emperor"])
 def test_respond(benchmark, quick, preset):
-    rules = fastdou.rules(preset).array
+    rules = rules_array(fastdou.rules(preset))
     hands, lasts = response_positions(5_000 if quick else 200_000, rules=preset)
     respond_all(hands[:5], lasts[:5], rules, OUT)
     total = benchmark.pedantic(respond_all, (hands, lasts, rules, OUT), rounds=3,

@@ -9,6 +9,7 @@ from functools import partial
 import fastdou
 from benchmarks.engines import STANDARD, openspiel_legal
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 from benchmarks.loops import best_times, in_turn, lead_all, on_threads, respond_all, spin
 
 MIN_RUN_SECONDS = 0.05
@@ -38,16 +39,16 @@ def generator_rows(work, repeat):
 def fastdou_lead(hands, rules=STANDARD):
     """fastdou's leads of ``hands`` (compiled first): (thunk, positions, runs a round)."""
     out = K.new_moves(1 << 16)
-    lead_all(hands[:4], rules.array, out)  # compile or load from cache
-    return (lambda: lead_all(hands, rules.array, out)), len(hands), FASTDOU_RUNS
+    lead_all(hands[:4], rules_array(rules), out)  # compile or load from cache
+    return (lambda: lead_all(hands, rules_array(rules), out)), len(hands), FASTDOU_RUNS
 
 
 def fastdou_respond(hands, lasts, rules=STANDARD):
     """fastdou's responses of ``hands`` to ``lasts`` (compiled first): (thunk, positions,
     runs a round)."""
     out = K.new_moves(1 << 16)
-    respond_all(hands[:4], lasts[:4], rules.array, out)
-    return (lambda: respond_all(hands, lasts, rules.array, out)), len(hands), FASTDOU_RUNS
+    respond_all(hands[:4], lasts[:4], rules_array(rules), out)
+    return (lambda: respond_all(hands, lasts, rules_array(rules), out)), len(hands), FASTDOU_RUNS
 
 
 def python_work(fn, T, items, pass_entries):

@@ -161,6 +161,14 @@ class Rules:
         a.flags.writeable = False
         return a
 
+    @cached_property
+    def kernel_array(self) -> np.ndarray:
+        """A writable copy of :attr:`array`, never written: the one array type every Python
+        call into the kernels passes (through :func:`rules_array`), so that each kernel
+        compiles once whichever entry point reaches it first (and Numba's dispatch takes a
+        writable array faster than a read-only one)."""
+        return np.array(self.array)
+
     @property
     def max_move(self) -> int:
         """Most cards one move may hold: the largest hand a seat can have."""
@@ -441,18 +449,10 @@ def _json_base(name, profile) -> Rules:
     return Rules(name=name, profile=profile)
 
 
-_KERNEL_ARRAYS: dict = {}     # rules -> its private writable rules array
-
-
 def rules_array(rules: Rules) -> np.ndarray:
-    """``rules.array`` as the Python layer hands it to the kernels: one private writable copy
-    per rules, shared and never written. Every call passes this one, so that a kernel
-    compiles for one array type whichever entry point reaches it first (and Numba's dispatch
-    takes a writable array faster than a read-only one)."""
-    array = _KERNEL_ARRAYS.get(rules)
-    if array is None:
-        array = _KERNEL_ARRAYS.setdefault(rules, np.array(rules.array))
-    return array
+    """``rules.array`` as the Python layer hands it to the kernels: :attr:`Rules.kernel_array`,
+    one private writable copy per rules, shared and never written."""
+    return rules.kernel_array
 
 
 def as_rules(r) -> Rules:

@@ -21,8 +21,9 @@ from fastdou.kernels.layout import (
     COUNT_BITS, COUNT_MASK, INFO_CLASS_SHIFT, INFO_FIELD_MASK, INFO_RANK_SHIFT, R_DECK,
     R_MAX_MOVE, RANK_2, REC_INFO, REC_WIDTH, ROCKET,
 )
+from fastdou.kernels.generate import ge_tops
 from fastdou.kernels.moves import readings
-from fastdou.kernels.packing import contains, size
+from fastdou.kernels.packing import contains, count, size
 
 WILD_WIDTH = 4           # columns of a result row
 W_CARDS = 0
@@ -33,8 +34,6 @@ W_STANDS_HI = 3
 # length follows from kind and size, its bomb class from kind and rank), 14 x 15 < 256.
 WILD_SCRATCH = 256
 
-_THREES = np.uint64(0x333333333333333)   # + 3 per nibble sets its bit 3 for a count above 4
-_EIGHTS = np.uint64(0x888888888888888)
 _NO_SEQ = np.int64(-1)
 
 
@@ -67,7 +66,7 @@ def _nibble(p, rank):
     """Count of ``rank`` in packed ``p`` (0 for rank -1, no wild rank)."""
     if rank < 0:
         return np.int64(0)
-    return np.int64((p >> np.uint64(COUNT_BITS * rank)) & np.uint64(COUNT_MASK))
+    return count(p, rank)
 
 
 @leaf
@@ -166,7 +165,7 @@ def wild_readings_into(cards, wilds, rules, out, table, recs):
         else:
             stands_lo, stands_hi = _split(_seq_cards(seq, k), k_lo, k_hi, lo, hi)
         sub = natural + stands_lo + stands_hi
-        if (sub + _THREES) & _EIGHTS == 0:          # rule 5: at most 4 of a rank
+        if ge_tops(sub, 5) == 0:          # rule 5: at most 4 of a rank
             stand_ins = k_lo - _nibble(stands_lo, lo) + k_hi - _nibble(stands_hi, hi)
             # rule 11 as one integer: stand-ins, then the lower rank's targets, the higher's
             key = np.uint64((stand_ins << 32) | (_cards_seq(stands_lo) << 16)

@@ -453,7 +453,7 @@ class FastdouDoudizhuGame(Stepper):
             return np.empty(0, np.int64)
         hand = np.uint64(self.st[S.G_HANDS + seat])
         target = self._target(seat)
-        rules = rules_array(_RULES)
+        rules = _RULES_ARRAY
         if target < 0:
             out = K.new_moves(K.count_leading(hand, rules))
             K.leading_moves(hand, rules, out)

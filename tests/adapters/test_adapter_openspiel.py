@@ -11,6 +11,7 @@ from fastdou import kernels as K
 from fastdou.errors import IllegalMoveError
 from fastdou.kinds import Kind
 from fastdou.openspiel_ids import OPENSPIEL_PASS, OPENSPIEL_SIZE, PLAY_BASE, openspiel_ids
+from fastdou.rules import rules_array
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -20,8 +21,8 @@ _OS_RANKS = "3456789TJQKA2"
 
 def _universe(rules):
     deck = np.uint64(fastdou.cards.pack(rules.deck))
-    out = K.new_moves(K.count_leading(deck, rules.array))
-    K.leading_moves(deck, rules.array, out)
+    out = K.new_moves(K.count_leading(deck, rules_array(rules)))
+    K.leading_moves(deck, rules_array(rules), out)
     return out
 
 
@@ -160,7 +161,7 @@ def test_game_constants(name):
     assert gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.min_utility() == -game.max_utility() < 0
     assert gtype.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert game.observation_tensor_shape() == [int(KE.encoding_size(rules.array))]
+    assert game.observation_tensor_shape() == [int(KE.encoding_size(rules_array(rules)))]
 
 
 def test_classic_bounds():

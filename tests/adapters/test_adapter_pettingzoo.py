@@ -16,6 +16,7 @@ from fastdou import Game  # noqa: E402
 from fastdou.adapters import pettingzoo as fpz  # noqa: E402
 from fastdou.kernels import encoding as KE  # noqa: E402
 from fastdou.kernels import state as S  # noqa: E402
+from fastdou.rules import rules_array  # noqa: E402
 
 from tests.shared.rulesets import PRESETS, every_rules, rules_id  # noqa: E402
 
@@ -130,7 +131,7 @@ def _check_against(env, replay, agents_left):
             assert obs["action_mask"].sum() == len(replay.legal_action_ids())
         else:
             assert not obs["action_mask"].any()
-    n, size = rules.players, int(KE.encoding_size(rules.array))
+    n, size = rules.players, int(KE.encoding_size(rules_array(rules)))
     state = raw.state()
     assert raw.state_space.contains(state)
     for k in range(n):
@@ -366,7 +367,7 @@ def test_spaces():
         env = fpz.raw_env(preset)
         rules = fastdou.rules(preset)
         table = fastdou.action_table(preset)
-        size = int(KE.encoding_size(rules.array))
+        size = int(KE.encoding_size(rules_array(rules)))
         for agent in env.possible_agents:
             space = env.observation_space(agent)
             assert space["observation"].shape == (size,)

@@ -15,6 +15,7 @@ rlcard = pytest.importorskip("rlcard")
 
 import fastdou  # noqa: E402
 from fastdou.adapters import rlcard as A  # noqa: E402
+from fastdou.rules import rules_array  # noqa: E402
 from tests.shared.rulesets import SLOW  # noqa: E402
 from rlcard.agents import RandomAgent  # noqa: E402
 from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1  # noqa: E402
@@ -178,7 +179,7 @@ def test_deal_start_is_game_from_hands():
         game = fastdou.Game.from_hands([h0, h1, h2], rules, kitty=kitty, start="play",
                                        landlord=0)
         state = np.empty_like(game.state)
-        KR.deal_start(state, rules.array, deck)
+        KR.deal_start(state, rules_array(rules), deck)
         assert np.array_equal(state, game.state)
 
 

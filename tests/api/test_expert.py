@@ -20,6 +20,7 @@ from fastdou.kernels.expert_endgame import ENDGAME_CARDS, endgame_values, hands_
 from fastdou.kernels.expert_plan import plan
 from fastdou.kernels.fewest_plays import min_plays
 from fastdou.kernels.play import RESULT_NAMES
+from fastdou.rules import rules_array
 from tests.shared.players import classic_state, expert, hidden_mismatches, peeking, replay
 from tests.shared.policies import last_listed
 
@@ -33,13 +34,13 @@ def step_games(rules, deals, seed, check):
     buf = np.empty((1 << 14, 2), np.uint64)
     for d in range(deals):
         st = E.new_state()
-        E.start(st, rules.array, seed, d)
+        E.start(st, rules_array(rules), seed, d)
         while st[S.G_PHASE] != S.PH_DONE:
-            n = E.legal_actions(st, rules.array, buf)
+            n = E.legal_actions(st, rules_array(rules), buf)
             i, _ = expert(st, buf[:n], n, np.uint64(d))
             assert 0 <= i < n
             check(st, buf[:n], i)
-            E.apply(st, rules.array, buf[i].copy())
+            E.apply(st, rules_array(rules), buf[i].copy())
 
 
 def choice(st):
@@ -67,7 +68,7 @@ def test_every_way_of_starting_a_hand_writes_its_rules(preset):
         else fastdou.rules(preset)
     assert S.N_RULE_FIELDS == len(rules.array) and S.STATE_SIZE == S.G_RULES + S.N_RULE_FIELDS
     st = E.new_state()
-    E.start(st, rules.array, 5, 2)
+    E.start(st, rules_array(rules), 5, 2)
     assert _carries(st, rules)
     hands = [C.unpack(int(np.uint64(st[S.G_HANDS + s]))) for s in range(rules.players)]
     kitty = C.unpack(int(np.uint64(st[S.G_KITTY])))
@@ -102,7 +103,7 @@ def test_a_state_without_rules_gets_a_legal_answer():
     st = classic_state(["3456789TJ", "5KA", "9Q2"], to_move=1, last="4", last_player=0)
     st[S.G_RULES:] = 0
     buf = np.empty((4096, 2), np.uint64)
-    n = E.legal_actions(st, fastdou.rules("classic").array, buf)
+    n = E.legal_actions(st, rules_array(fastdou.rules("classic")), buf)
     i, _ = expert(st, buf[:n], n, np.uint64(0))
     assert 0 <= i < n
 
@@ -227,7 +228,7 @@ def test_plan_never_beats_the_fewest_plays():
     for _ in range(150):
         c = np.bincount(rng.permutation(deck)[:int(rng.integers(5, 21))], minlength=15)
         h = np.uint64(C.pack(c))
-        assert plan(h)[1] >= min_plays(h, rules.array), C.to_text(c)
+        assert plan(h)[1] >= min_plays(h, rules_array(rules)), C.to_text(c)
 
 
 # ------------------------------------------------------------------ rules of play
@@ -272,13 +273,13 @@ def _endgame_states(count, rules):
     found = []
     for d in range(4000):
         st = E.new_state()
-        E.start(st, rules.array, 8, d)
+        E.start(st, rules_array(rules), 8, d)
         while st[S.G_PHASE] != S.PH_DONE and len(found) < count:
-            n = E.legal_actions(st, rules.array, buf)
+            n = E.legal_actions(st, rules_array(rules), buf)
             if st[S.G_PHASE] == S.PH_PLAY and n > 1 and hands_cards(st) <= ENDGAME_CARDS:
                 found.append((st.copy(), buf[:n].copy()))
             i, _ = expert(st, buf[:n], n, np.uint64(0))
-            E.apply(st, rules.array, buf[i].copy())
+            E.apply(st, rules_array(rules), buf[i].copy())
         if len(found) >= count:
             break
     return found
@@ -342,7 +343,7 @@ def test_the_search_plays_the_rules_of_the_state(profile, wins):
     st = classic_state(["444456", "2", "2"], profile=profile)
     rules = fastdou.rules("classic", profile=profile)
     buf = np.empty((4096, 2), np.uint64)
-    n = E.legal_actions(st, rules.array, buf)
+    n = E.legal_actions(st, rules_array(rules), buf)
     actions = buf[:n].copy()
     got = np.zeros(n, np.int64)
     endgame_values(st, actions, n, np.uint64(st[S.G_HANDS]), np.uint64(0), got, 0, False)

@@ -16,6 +16,7 @@ from fastdou.kernels.expert_endgame import ENDGAME_CARDS, endgame_values, hands_
 from fastdou.kernels.pimc import pimc_policy
 from fastdou.kernels.pimc_worlds import deal_world
 from fastdou.kernels.play import POLICY_SIGNATURE, RESULT_NAMES
+from fastdou.rules import rules_array
 from tests.shared.players import classic_state, expert, hidden_mismatches, peeking, replay
 
 PRESETS = ["classic", "two_player", "two_landlords", "four_player", "five_player", "emperor",
@@ -39,16 +40,16 @@ def searched_decisions(rules, deals, seed):
     found = []
     for d in range(deals):
         st = E.new_state()
-        E.start(st, rules.array, seed, d)
+        E.start(st, rules_array(rules), seed, d)
         rng = np.uint64(d)
         while st[S.G_PHASE] != S.PH_DONE:
-            n = E.legal_actions(st, rules.array, buf)
+            n = E.legal_actions(st, rules_array(rules), buf)
             if st[S.G_PHASE] == S.PH_PLAY and n > 1 and hands_cards(st) > ENDGAME_CARDS:
                 found.append((st.copy(), buf[:n].copy()))
             i, rng = pimc(st, buf[:n], n, rng)
             rng = np.uint64(rng)
             assert 0 <= i < n
-            E.apply(st, rules.array, buf[i].copy())
+            E.apply(st, rules_array(rules), buf[i].copy())
     return found
 
 
@@ -164,7 +165,7 @@ def test_finds_the_forced_win_expert_misses():
     st = classic_state(["377A", "7TK", "582"])
     rules = fastdou.rules("classic")
     buf = np.empty((4096, 2), np.uint64)
-    n = E.legal_actions(st, rules.array, buf)
+    n = E.legal_actions(st, rules_array(rules), buf)
     actions = buf[:n].copy()
     values = np.zeros(n, np.int64)
     endgame_values(st, actions, n, np.uint64(st[S.G_HANDS]), np.uint64(0), values, 0, False)

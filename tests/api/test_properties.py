@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import fastdou
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 
 RULE_SETS = [fastdou.rules("classic", profile=p) for p in ("standard", "openspiel", "douzero")]
 RULE_SETS += [fastdou.rules(n) for n in ("four_player", "emperor", "jinling", "five_player",
@@ -41,14 +42,14 @@ def packed(counts):
 
 def leads(hand, rules):
     """The records ``hand`` may lead (through the kernels, as a (n, 2) array)."""
-    out = K.new_moves(K.count_leading(packed(hand), rules.array))
-    assert K.leading_moves(packed(hand), rules.array, out) == len(out)
+    out = K.new_moves(K.count_leading(packed(hand), rules_array(rules)))
+    assert K.leading_moves(packed(hand), rules_array(rules), out) == len(out)
     return out
 
 
 def responses(hand, last, rules):
-    out = K.new_moves(K.count_responses(packed(hand), last, rules.array))
-    assert K.responses(packed(hand), last, rules.array, out) == len(out)
+    out = K.new_moves(K.count_responses(packed(hand), last, rules_array(rules)))
+    assert K.responses(packed(hand), last, rules_array(rules), out) == len(out)
     return out
 
 
@@ -112,7 +113,7 @@ def test_beats_is_a_strict_order(rules, data):
     same = moves[[K.kind_of(i) == kind for i in moves[:, 1]]]
     picked = np.concatenate([sample(data, same, 30), sample(data, moves, 20)])
     n = len(picked)
-    b = np.array([[K.beats(picked[i], picked[j], rules.array) for j in range(n)]
+    b = np.array([[K.beats(picked[i], picked[j], rules_array(rules)) for j in range(n)]
                   for i in range(n)], dtype=bool).reshape(n, n)
     assert not b.diagonal().any(), "irreflexive"
     assert not (b & b.T).any(), "antisymmetric"
@@ -147,8 +148,8 @@ def test_responses_are_the_leads_that_beat_last(rules, data):
         return
     last = draw_move(data, candidates)
     replies = responses(hand, last, rules)
-    assert all(K.beats(r, last, rules.array) for r in replies)
-    beating = [r for r in leads(hand, rules) if K.beats(r, last, rules.array)]
+    assert all(K.beats(r, last, rules_array(rules)) for r in replies)
+    beating = [r for r in leads(hand, rules) if K.beats(r, last, rules_array(rules))]
     assert as_set(replies) == as_set(beating)
     assert len(replies) == len(beating)
 
@@ -159,10 +160,10 @@ def test_responses_are_the_leads_that_beat_last(rules, data):
 def test_count_kernels_equal_list_lengths(rules, data):
     hand = data.draw(hands(rules.deck))
     h = packed(hand)
-    lead = written(lambda out: K.leading_moves(h, rules.array, out))
-    assert K.count_leading(h, rules.array) == lead
+    lead = written(lambda out: K.leading_moves(h, rules_array(rules), out))
+    assert K.count_leading(h, rules_array(rules)) == lead
     others = leads(data.draw(hands(rules.deck)), rules)
     if len(others):
         last = draw_move(data, others)
-        reply = written(lambda out: K.responses(h, last, rules.array, out))
-        assert K.count_responses(h, last, rules.array) == reply
+        reply = written(lambda out: K.responses(h, last, rules_array(rules), out))
+        assert K.count_responses(h, last, rules_array(rules)) == reply

@@ -15,6 +15,7 @@ from fastdou import Game, IllegalMoveError, InvalidCardsError, Move, PolicyError
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import greedy_policy, random_policy
+from fastdou.rules import rules_array
 
 
 def R(name, **fields):
@@ -652,11 +653,11 @@ def test_legal_actions_returns_the_true_count_with_any_buffer(preset):
     g = Game.new(preset, seed=12)
     while not g.is_terminal():
         full = np.empty((4096, 2), np.uint64)
-        n = E.legal_actions(g._state, g.rules.array, full)
+        n = E.legal_actions(g._state, rules_array(g.rules), full)
         assert n == len(g.legal_actions())
         for size in (0, 1, 2, 3):
             out = np.zeros((size, 2), np.uint64)
-            assert E.legal_actions(g._state, g.rules.array, out) == n
+            assert E.legal_actions(g._state, rules_array(g.rules), out) == n
             assert np.array_equal(out[:min(size, n)], full[:min(size, n)])
         acts = g.legal_actions()
         g.play(acts[rng.integers(len(acts))])

@@ -25,6 +25,7 @@ from fastdou import Move, cards
 from fastdou.kernels import engine as E
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
+from fastdou.rules import rules_array
 
 PRESETS = tuple(fastdou.PRESETS)
 ALL_RULES = [fastdou.rules(p) for p in PRESETS] + [
@@ -146,7 +147,7 @@ class Replay:
 
 def replay_and_check(rules, seed, index, policies):
     history = np.zeros((MAX_ROWS, 4), np.int64)
-    final, err = play_with_history(rules.array, seed, index, policy_codes(rules, policies),
+    final, err = play_with_history(rules_array(rules), seed, index, policy_codes(rules, policies),
                                    history)
     assert err == P.ERROR_NONE
     n = int(final[S.G_ACTIONS])
@@ -289,7 +290,7 @@ def test_play_out_and_simulate_agree_on_replayed_deals():
         sim = fastdou.simulate(20, rules, seed=SEED, per_deal=True).per_deal
         for index in range(20):
             history = np.zeros((MAX_ROWS, 4), np.int64)
-            st, _ = play_with_history(rules.array, SEED, index,
+            st, _ = play_with_history(rules_array(rules), SEED, index,
                                       policy_codes(rules, "random"), history)
             for j, name in enumerate(P.RESULT_NAMES):
                 assert sim[name][index] == st[P.RESULT_FIELDS[j]], (preset, index, name)

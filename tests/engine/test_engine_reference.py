@@ -15,6 +15,7 @@ from tests.shared.rulesets import SLOW
 from fastdou.kernels import engine as E
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
+from fastdou.rules import rules_array
 
 PRESETS = tuple(fastdou.PRESETS)
 SEED = 20261130
@@ -53,7 +54,7 @@ def _codes(rules, policies):
 def first_divergence(rules, seed, index, policies, trace):
     """Where the engine's actions first differ from the reference's trace (for messages)."""
     history = np.zeros((4096, 4), np.int64)
-    n = _engine_history(rules.array, seed, index, _codes(rules, policies), history)
+    n = _engine_history(rules_array(rules), seed, index, _codes(rules, policies), history)
     phases = {v: k for k, v in ref.PHASE_CODES.items()}
     for k in range(min(n, len(trace), len(history))):
         phase, seat, cards, info = (int(x) for x in history[k])

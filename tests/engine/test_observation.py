@@ -11,6 +11,7 @@ import fastdou
 from fastdou import Game, Move, cards
 from fastdou.kernels import encoding as KE
 from fastdou.kernels import state as S
+from fastdou.rules import rules_array
 
 PRESETS = sorted(fastdou.PRESETS)
 
@@ -135,12 +136,12 @@ def _expected_encoding(g, seat):
             v[(s - seat) % n] = 1
         return v
     if o.last_move.is_pass:
-        parts.append(np.zeros(KE.card_plane_size(rules.array) + 21 + n, np.int8))
+        parts.append(np.zeros(KE.card_plane_size(rules_array(rules)) + 21 + n, np.int8))
     else:
         parts += [_plane(o.last_move.cards, rules), np.eye(21, dtype=np.int8)[
             int(o.last_move.kind)], seat_hot(o.last_player)]
     plays = [(s, a) for s, phase, a in o.history if phase == "play"][-KE.HISTORY_LEN:]
-    rows = [np.zeros(KE.card_plane_size(rules.array) + n + 1, np.int8)] * (
+    rows = [np.zeros(KE.card_plane_size(rules_array(rules)) + n + 1, np.int8)] * (
         KE.HISTORY_LEN - len(plays))
     for s, a in plays:
         rows.append(np.concatenate([_plane(a.cards, rules), seat_hot(s),
@@ -167,7 +168,7 @@ def test_encoding_is_the_observation(preset):
         g, _ = _random_prefix(rules, 9, rng, rng.choice(["bidding", "play"]))
         seat = rng.randrange(rules.players)
         assert np.array_equal(g.encode(seat), _expected_encoding(g, seat))
-        assert len(g.encode(seat)) == KE.encoding_size(rules.array)
+        assert len(g.encode(seat)) == KE.encoding_size(rules_array(rules))
 
 
 def test_played_cards_and_history_follow_the_moves():

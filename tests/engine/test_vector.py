@@ -19,6 +19,7 @@ from fastdou.kernels import play as P
 from fastdou.kernels import policies as KP
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
+from fastdou.rules import rules_array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -51,7 +52,7 @@ class Mirror:
         g = self.games[i]
         while not g.is_terminal() and self.policies[g.current_player] is not None:
             records = np.empty((4096, REC_WIDTH), np.uint64)
-            n = E.legal_actions(g._state, g.rules.array, records)
+            n = E.legal_actions(g._state, rules_array(g.rules), records)
             fn = self.policies[g.current_player]
             k, rng = fn(g.state, records[:n], n, np.uint64(self.rngs[i]))
             self.rngs[i] = np.uint64(rng)
@@ -175,10 +176,10 @@ def test_encoded_rows_stay_in_their_row():
     from fastdou.kernels import encoding as KE
     for preset in fastdou.PRESETS:
         g = Game.new(preset, seed=1, deal=2, start="play")
-        size = int(KE.encoding_size(g.rules.array))
+        size = int(KE.encoding_size(rules_array(g.rules)))
         for _ in range(3):
             buf = np.full(size + 16, 7, np.int8)
-            KE.encode(g._state, g.rules.array, g.current_player, buf[8:8 + size])
+            KE.encode(g._state, rules_array(g.rules), g.current_player, buf[8:8 + size])
             assert (buf[:8] == 7).all() and (buf[8 + size:] == 7).all()
             np.testing.assert_array_equal(buf[8:8 + size], g.encode(g.current_player))
             g.play_id(int(g.legal_action_ids()[-1]))

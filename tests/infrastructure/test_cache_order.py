@@ -28,8 +28,10 @@ print(len(moves))
 
 CALLER = HANDS + """
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 packed = K.pack_rows(hands, np.empty(len(hands), np.uint64))
-moves, offsets = K.generate_batch(packed, np.zeros((len(hands), 2), np.uint64), rules.array)
+moves, offsets = K.generate_batch(packed, np.zeros((len(hands), 2), np.uint64),
+                                  rules_array(rules))
 print(len(moves))
 """
 

@@ -6,9 +6,11 @@ again when ``simulate`` passed the read-only ``Rules.array``."""
 import subprocess
 import sys
 
-# Each entry point once, then every read-only int64 vector among the top-level argument types
-# of the kernels' compiled (or cache-loaded) versions: the read-only rules array's type.
+# Each entry point once, then every kernel argument named ``rules`` whose compiled (or
+# cache-loaded) type is a read-only int64 vector: the read-only rules array's type (other
+# read-only tables, such as the action ids' loaded from disk, are another matter).
 ENTRY_POINTS = """
+import inspect
 import sys
 import numba
 import fastdou
@@ -26,9 +28,10 @@ seen = 0
 for module in [m for n, m in list(sys.modules.items()) if n.startswith("fastdou.kernels.")]:
     for name, fn in vars(module).items():
         if isinstance(fn, numba.core.registry.CPUDispatcher):
+            names = list(inspect.signature(fn.py_func).parameters)
             for sig in fn.signatures:
                 seen += 1
-                if readonly in sig:
+                if any(n == "rules" and t == readonly for n, t in zip(names, sig)):
                     print("read-only:", module.__name__, name, sig)
 print("signatures", seen)
 """

@@ -9,7 +9,7 @@ import fastdou
 from fastdou import kernels as K
 from fastdou.kernels.generate import emit
 from fastdou.kernels.moves import response_query
-from fastdou.rules import PROFILES
+from fastdou.rules import PROFILES, rules_array
 
 
 @njit
@@ -45,6 +45,6 @@ def test_responses_are_emits_records_in_order(preset, profile):
     hands = np.array([K.pack(np.bincount(rng.permutation(deck)[:int(rng.integers(1, 40))],
                                          minlength=15)) for _ in range(150)], np.uint64)
     out, a, b = (K.new_moves(1 << 16) for _ in range(3))
-    i, j, tried = _mismatch(hands, r.array, out, a, b, rng.integers(0, 1 << 30, len(hands)))
+    i, j, tried = _mismatch(hands, rules_array(r), out, a, b, rng.integers(0, 1 << 30, len(hands)))
     assert (i, j) == (-1, -1), f"hand {j} answering a lead of hand {i}"
     assert tried > 100

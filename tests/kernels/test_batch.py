@@ -15,6 +15,7 @@ from fastdou import kernels as K
 from fastdou.errors import ArgumentError
 from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
+from fastdou.rules import rules_array
 from tests.shared.counting_cases import concentrated, lasts_for, packed
 
 
@@ -46,12 +47,12 @@ def batch_for(rules, rng, n=120):
 
 
 def check_equal(hands, lasts, rules):
-    want_moves, want_offsets = _per_hand(hands, lasts, rules.array, K.new_moves(1 << 16))
-    for moves, offsets in (K.generate_batch(hands, lasts, rules.array),   # the kernel
-                           fresh_batch(hands, lasts, rules.array)):      # the API's
+    want_moves, want_offsets = _per_hand(hands, lasts, rules_array(rules), K.new_moves(1 << 16))
+    for moves, offsets in (K.generate_batch(hands, lasts, rules_array(rules)),   # the kernel
+                           fresh_batch(hands, lasts, rules_array(rules))):      # the API's
         np.testing.assert_array_equal(offsets, want_offsets)
         np.testing.assert_array_equal(moves, want_moves)       # same records, same order
-    np.testing.assert_array_equal(K.count_batch(hands, lasts, rules.array),
+    np.testing.assert_array_equal(K.count_batch(hands, lasts, rules_array(rules)),
                                   np.diff(want_offsets))
     return want_moves, want_offsets
 
@@ -90,22 +91,22 @@ def test_reused_buffer(threads, size):
         numba.set_num_threads(min(threads, available))
         for _ in range(2):
             buf[:] = 99
-            assert generate_batch_into(hands, lasts, rules.array, buf, offsets, threads) == \
-                len(want_moves)
+            assert generate_batch_into(hands, lasts, rules_array(rules), buf, offsets,
+                                       threads) == len(want_moves)
             np.testing.assert_array_equal(offsets, want_offsets)
             np.testing.assert_array_equal(buf[:len(want_moves)], want_moves)
             assert (buf[len(want_moves):] == 99).all()
         small = K.new_moves(len(want_moves) // 2)
         offsets[:] = -1
-        assert generate_batch_into(hands, lasts, rules.array, small, offsets, threads) == \
+        assert generate_batch_into(hands, lasts, rules_array(rules), small, offsets, threads) == \
             len(want_moves)
         np.testing.assert_array_equal(offsets, want_offsets)
         np.testing.assert_array_equal(
-            fill_batch(hands, lasts, rules.array, offsets, np.empty_like(want_moves)),
+            fill_batch(hands, lasts, rules_array(rules), offsets, np.empty_like(want_moves)),
             want_moves)
     finally:
         numba.set_num_threads(available)
-    assert batch_offsets(hands[:0], lasts[:0], rules.array, offsets[:1]) == 0
+    assert batch_offsets(hands[:0], lasts[:0], rules_array(rules), offsets[:1]) == 0
 
 
 def test_python_api_with_out():

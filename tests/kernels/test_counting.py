@@ -17,6 +17,7 @@ from fastdou import kernels as K
 from fastdou.kernels.chain_counts import binomial
 from fastdou.kernels.counting import count_moves
 from fastdou.kernels.generate import emit, query
+from fastdou.rules import rules_array
 from fastdou.kernels.layout import (
     BOMB, JOKER_BOMBS_ALL, JOKER_BOMBS_ANY, N_KINDS, R_BOMB_MIN, R_JOKER_BOMBS, R_KINDS, ROCKET,
 )
@@ -90,7 +91,7 @@ def test_counts_equal_generation(rules):
     lasts = lasts_for(rules, hands, rng)
     assert len(lasts) > 10
     scratch = K.new_moves(1 << 16)
-    i, j = _mismatch(hands, lasts, rules.array, scratch)
+    i, j = _mismatch(hands, lasts, rules_array(rules), scratch)
     assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
                    None if j < 0 else fastdou.Move.from_record(lasts[j]))
 
@@ -101,7 +102,7 @@ def positions(rules, rng, n):
     and every chain length included), then uniformly among that kind's moves."""
     hands = hands_for(rules, rng, n // 2)
     pool = hands_for(rules, rng, 300)
-    moves, _ = K.generate_batch(pool, np.zeros((len(pool), 2), np.uint64), rules.array)
+    moves, _ = K.generate_batch(pool, np.zeros((len(pool), 2), np.uint64), rules_array(rules))
     kinds = (moves[:, 1] & np.uint64(255)).astype(np.int64)
     present = np.unique(kinds)
     pick = rng.choice(present, len(hands))
@@ -122,7 +123,7 @@ def test_responses_of_random_positions(rules):
     assert {k for k in range(1, N_KINDS) if a[R_KINDS] >> k & 1} <= present
     assert (a[R_BOMB_MIN] > 0) <= (BOMB in present)
     assert (a[R_JOKER_BOMBS] in (JOKER_BOMBS_ALL, JOKER_BOMBS_ANY)) <= (ROCKET in present)
-    i = _pair_mismatch(hands, lasts, rules.array, K.new_moves(1 << 16))
+    i = _pair_mismatch(hands, lasts, rules_array(rules), K.new_moves(1 << 16))
     assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
                    fastdou.Move.from_record(lasts[i]))
 
@@ -137,7 +138,7 @@ def test_responses_to_any_record(rules):
     info = rng.integers(0, 21, n) | rng.integers(0, 16, n) << 8 | \
         rng.choice([0, 1, 1, 2, 3, 4, 5, 6, 8, 12, 16], n) << 16
     lasts[:, 1] = info.astype(np.uint64)
-    i = _pair_mismatch(hands, lasts, rules.array, K.new_moves(1 << 16))
+    i = _pair_mismatch(hands, lasts, rules_array(rules), K.new_moves(1 << 16))
     assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
                    hex(int(lasts[i, 1])))
 
@@ -154,7 +155,7 @@ def test_counts_under_random_filters(rules):
                   rng.choice([0, 0, 0] + list(range(1, 21)), n), rng.integers(-1, 15, n),
                   rng.integers(-1, 13, n),
                   rng.choice([-1, 1 << 40, 20, 70, 100, 150, (1 << 20) - 1], n)], axis=1)
-    i, j = _filter_mismatch(hands, q.astype(np.int64), rules.array, K.new_moves(1))
+    i, j = _filter_mismatch(hands, q.astype(np.int64), rules_array(rules), K.new_moves(1))
     assert i < 0, (fastdou.cards.to_text(K.unpack(hands[i], np.zeros(15, np.uint8))),
                    q[j].tolist())
 
@@ -181,9 +182,10 @@ def test_crafted_hands(name):
     for profile in profiles:
         rules = fastdou.rules(name, profile=profile)
         hands = packed([fastdou.cards.parse(t, rules) for t in CRAFTED[name]])
-        moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64), rules.array)
+        moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64),
+                                    rules_array(rules))
         lasts = np.concatenate([np.zeros((1, 2), np.uint64), moves])
-        i, j = _mismatch(hands, lasts, rules.array, K.new_moves(1 << 16))
+        i, j = _mismatch(hands, lasts, rules_array(rules), K.new_moves(1 << 16))
         assert i < 0, (CRAFTED[name][i], profile, j)
 
 
@@ -201,11 +203,11 @@ def test_benchmark_corpora(rules):
     scratch = K.new_moves(1 << 16)
     for counts in seats:
         hands = K.pack_rows(counts.astype(np.uint8), np.empty(len(counts), np.uint64))
-        i, _ = _mismatch(hands, np.zeros((0, 2), np.uint64), rules.array, scratch)
+        i, _ = _mismatch(hands, np.zeros((0, 2), np.uint64), rules_array(rules), scratch)
         assert i < 0, (profile, i)
     hands, lasts = response_positions(500, rules=name)
-    counts = K.count_batch(hands, lasts, rules.array)
-    _, offsets = K.generate_batch(hands, lasts, rules.array)
+    counts = K.count_batch(hands, lasts, rules_array(rules))
+    _, offsets = K.generate_batch(hands, lasts, rules_array(rules))
     assert counts.tolist() == np.diff(offsets).tolist(), profile
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import fastdou
+from fastdou.rules import rules_array
 from tests.reference import oracle
 from tests.shared.rulesets import CLASSIC_PROFILES, SLOW, random_hand
 from tests.shared.as_oracle import as_record, generated
@@ -104,7 +105,7 @@ def test_batch_counts_equal_the_oracle(rules):
         expected.append(len(moves))
     packed = K.pack_rows(np.array(hands, np.uint8), np.empty(len(hands), np.uint64))
     lasts = np.array(lasts, np.uint64)
-    counts = K.count_batch(packed, lasts, rules.array)
+    counts = K.count_batch(packed, lasts, rules_array(rules))
     assert counts.tolist() == expected
-    _, offsets = K.generate_batch(packed, lasts, rules.array)
+    _, offsets = K.generate_batch(packed, lasts, rules_array(rules))
     assert np.diff(offsets).tolist() == expected

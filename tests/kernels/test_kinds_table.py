@@ -10,6 +10,7 @@ import fastdou
 from fastdou import Kind
 from fastdou import kernels as K
 from fastdou.kernels import layout as L
+from fastdou.rules import rules_array
 
 PRESETS = ["classic", "two_player", "two_landlords", "four_player", "five_player", "emperor",
            "jinling"]
@@ -26,8 +27,8 @@ def test_rows_are_in_kind_order():
 def test_every_move_has_its_kinds_size_and_core(name):
     rules = fastdou.rules(name)
     deck = np.uint64(fastdou.cards.pack(rules.deck))
-    out = K.new_moves(K.count_leading(deck, rules.array))
-    K.leading_moves(deck, rules.array, out)
+    out = K.new_moves(K.count_leading(deck, rules_array(rules)))
+    K.leading_moves(deck, rules_array(rules), out)
     seen = set()
     for record in out:
         move = fastdou.Move.from_record(record)

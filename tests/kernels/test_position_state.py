@@ -13,6 +13,7 @@ from fastdou.kernels import position_state as KP
 from fastdou.kernels import search as KS
 from fastdou.kernels import state as S
 from fastdou.position import state_array
+from fastdou.rules import rules_array
 from tests.shared.positions import random_position
 
 PRESETS = ["classic", "two_player", "four_player", "five_player", "emperor", "jinling"]
@@ -33,7 +34,7 @@ def reference_state(pos: Position) -> np.ndarray:
     state[S.G_PARTNER] = -1 if pos.partner is None else pos.partner
     state[S.G_TEAM] = pos.team
     state[S.G_BID] = 1
-    E.begin_play(state, pos.rules.array)
+    E.begin_play(state, rules_array(pos.rules))
     state[S.G_PLAYER] = pos.to_move
     if pos.last is not None:
         state[S.G_LAST_CARDS] = np.int64(np.uint64(pos.last.packed))
@@ -83,10 +84,10 @@ def test_position_state_position_round_trips():
         seen.add((pos.rules.name, pos.seats, pos.partner is not None, pos.last is not None))
         arr = pos.array()
         state = E.new_state()
-        KP.state_of_position(state, pos.rules.array, arr, pos.landlord)
+        KP.state_of_position(state, rules_array(pos.rules), arr, pos.landlord)
         np.testing.assert_array_equal(state, reference_state(pos), err_msg=str(pos))
         out = np.full(KS.SEARCH_SIZE, 7, np.int64)
-        assert KP.position_of_state(state, pos.rules.array, out) == KP.POSITION_OK
+        assert KP.position_of_state(state, rules_array(pos.rules), out) == KP.POSITION_OK
         np.testing.assert_array_equal(out, arr, err_msg=str(pos))
         assert Position.from_array(out, pos.rules, pos.landlord) == pos
         game = Game.from_position(pos)
@@ -111,7 +112,7 @@ def test_positions_of_games_are_the_slot_readers():
 def test_no_position_outside_play_or_with_a_handicap():
     game = Game.new("classic", seed=3)
     out = np.zeros(KS.SEARCH_SIZE, np.int64)
-    assert KP.position_of_state(game.state, game.rules.array, out) == KP.NOT_IN_PLAY
+    assert KP.position_of_state(game.state, rules_array(game.rules), out) == KP.NOT_IN_PLAY
     assert not out.any()
     with pytest.raises(PositionError, match="in its bid phase"):
         game.position()
@@ -123,7 +124,7 @@ def test_no_position_outside_play_or_with_a_handicap():
             break
     else:
         pytest.skip("no grab in 200 deals")
-    assert KP.position_of_state(game.state, game.rules.array, out) == KP.HANDICAPPED
+    assert KP.position_of_state(game.state, rules_array(game.rules), out) == KP.HANDICAPPED
     with pytest.raises(PositionError, match="grab handicap"):
         fastdou.solve(game)
 
@@ -133,7 +134,7 @@ def _reference_deal(game_rules, hands, kitty, first, bright, dark, seed, mark):
     from Python."""
     state = E.new_state()
     state[S.G_SEED] = seed
-    E.start_from_hands(state, game_rules.array, hands, kitty, first, bright, dark)
+    E.start_from_hands(state, rules_array(game_rules), hands, kitty, first, bright, dark)
     if mark >= 0:
         state[S.G_MARKED] = 4 * mark
     return state
@@ -198,6 +199,6 @@ def _round_trip(state, rules, pos, landlord):
 
 def test_callable_from_njit():
     pos = Position.parse("3455KK/345522/789 1 0,2 KK 0 five_player")
-    status, out = _round_trip(E.new_state(), pos.rules.array, pos.array(), 0)
+    status, out = _round_trip(E.new_state(), rules_array(pos.rules), pos.array(), 0)
     assert status == KP.POSITION_OK
     np.testing.assert_array_equal(out, pos.array())

@@ -15,6 +15,7 @@ import fastdou
 from tests.reference import oracle
 from tests.shared.as_oracle import as_tuples
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 
 PRESETS = ("two_player", "two_landlords", "four_player", "five_player", "emperor", "jinling")
 
@@ -72,8 +73,8 @@ def universe(name):
     """The generator's universe of preset ``name`` as oracle tuples (each exactly once)."""
     rules = fastdou.rules(name)
     deck = np.uint64(fastdou.cards.pack(rules.deck))
-    out = K.new_moves(K.count_leading(deck, rules.array))
-    K.leading_moves(deck, rules.array, out)
+    out = K.new_moves(K.count_leading(deck, rules_array(rules)))
+    K.leading_moves(deck, rules_array(rules), out)
     moves = as_tuples(out)
     assert len(moves) == len(out), "a move twice in the universe"
     return moves

@@ -10,6 +10,7 @@ from tests.reference import oracle
 from tests.shared.rulesets import SLOW, random_hand
 from tests.shared.as_oracle import as_record, as_tuples, generated, oracle_universe
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 
 ONE_DECK = [fastdou.rules("classic"), fastdou.rules("classic", profile="openspiel"),
             fastdou.rules("classic", profile="douzero"), fastdou.rules("two_player"),
@@ -19,8 +20,8 @@ ONE_DECK_IDS = ["standard", "openspiel", "douzero", "two_player", "two_landlords
 
 def universe_records(rules):
     deck = np.uint64(fastdou.cards.pack(rules.deck))
-    out = K.new_moves(K.count_leading(deck, rules.array))
-    K.leading_moves(deck, rules.array, out)
+    out = K.new_moves(K.count_leading(deck, rules_array(rules)))
+    K.leading_moves(deck, rules_array(rules), out)
     return out
 
 
@@ -73,7 +74,7 @@ def test_universe_records_round_trip():
     rules = fastdou.rules("classic", profile="douzero")
     out = K.new_moves(16)
     for rec in universe_records(rules)[::7]:
-        n = K.readings(rec[0], rules.array, out)
+        n = K.readings(rec[0], rules_array(rules), out)
         assert any((out[i] == rec).all() for i in range(n))
     assert as_record(as_tuples(universe_records(rules)[:1]).pop()).tolist() == \
         universe_records(rules)[0].tolist()

@@ -4,6 +4,7 @@ import numpy as np
 
 import fastdou
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 from tests.reference import oracle
 
 _ORACLE_UNIVERSES = {}
@@ -35,8 +36,8 @@ def generated(hand, rules, last=None):
     """The generator's moves (leading, or beating oracle tuple ``last``) as oracle tuples."""
     packed = np.uint64(fastdou.cards.pack(hand))
     record = fastdou.Move.PASS.record if last is None else as_record(last)
-    out = K.new_moves(K.count_responses(packed, record, rules.array))
-    n = K.responses(packed, record, rules.array, out)
+    out = K.new_moves(K.count_responses(packed, record, rules_array(rules)))
+    n = K.responses(packed, record, rules_array(rules), out)
     assert n == out.shape[0]
     moves = as_tuples(out)
     assert len(moves) == n, "the generator emitted a move twice"

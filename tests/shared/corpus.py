@@ -15,6 +15,7 @@ from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
 from fastdou.kernels.deal import next_below, stream
 from fastdou.kernels.layout import INFO_FIELD_MASK
+from fastdou.rules import rules_array
 
 
 @njit(cache=True)
@@ -35,7 +36,7 @@ def deals(n, seed=0, rules="classic"):
     (the engine's own dealer; with marked-card rules the bright landlord holds the kitty)."""
     r = fastdou.rules(rules)
     out = np.zeros((n, r.players + 1, 15), dtype=np.uint8)
-    return _deal_many(r.array, seed, n, out)
+    return _deal_many(rules_array(r), seed, n, out)
 
 
 def lead_hands(n, size=20, seed=0, rules="classic"):
@@ -85,6 +86,6 @@ def response_positions(n, seed=0, rules="classic"):
     d = deals(n, seed, rules)
     landlord = K.pack_rows(d[:, 0] + d[:, -1], np.empty(n, np.uint64))
     farmer = K.pack_rows(d[:, 1], np.empty(n, np.uint64))
-    moves, offsets = K.generate_batch(landlord, np.zeros((n, 2), np.uint64), r.array)
+    moves, offsets = K.generate_batch(landlord, np.zeros((n, 2), np.uint64), rules_array(r))
     lasts = _pick_lasts(moves, offsets, seed, np.zeros((n, 2), np.uint64))
     return farmer, lasts

@@ -2,6 +2,7 @@
 import numpy as np
 
 from fastdou import kernels as K
+from fastdou.rules import rules_array
 
 
 def concentrated(rng, rules, size):
@@ -29,7 +30,7 @@ def packed(hands):
 
 def lasts_for(rules, hands, rng):
     """The pass plus, for every kind some hand can lead, a few moves of that kind."""
-    moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64), rules.array)
+    moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64), rules_array(rules))
     kinds = moves[:, 1] & np.uint64(255)
     out = [np.zeros(2, np.uint64)]
     for k in np.unique(kinds):

@@ -14,6 +14,7 @@ from fastdou.kernels import state as S
 from fastdou.kernels.expert import expert_policy
 from fastdou.kernels.play import POLICY_SIGNATURE, RESULT_FIELDS
 from fastdou.kernels.position_state import state_of_position
+from fastdou.rules import rules_array
 
 
 @functools.cache
@@ -35,7 +36,7 @@ def classic_state(hands, *, landlord=0, to_move=None, last=None, last_player=Non
     pos = fastdou.Position(hands, rules, landlord=landlord, to_move=to_move, last=last,
                            last_player=last_player)
     st = E.new_state()
-    state_of_position(st, rules.array, pos.array(), landlord)
+    state_of_position(st, rules_array(rules), pos.array(), landlord)
     gone = rules.deck - sum(C.parse(h, rules) for h in hands)
     if last is not None:
         gone = gone - fastdou.Move.parse(last, rules).cards
@@ -96,9 +97,9 @@ def hidden_mismatches(policy, preset, deals):
     checked = changed = wrong = 0
     for deal in range(deals):
         st = E.new_state()
-        E.start(st, rules.array, 4, deal)
+        E.start(st, rules_array(rules), 4, deal)
         while st[S.G_PHASE] != S.PH_DONE:
-            n = E.legal_actions(st, rules.array, buf)
+            n = E.legal_actions(st, rules_array(rules), buf)
             want, _ = policy(st, buf[:n], n, np.uint64(0))
             for _ in range(2):
                 other = hidden_changed(st, rules, st[S.G_PLAYER], rng)
@@ -107,7 +108,7 @@ def hidden_mismatches(policy, preset, deals):
                 wrong += got != want
                 checked += 1
             i = want if rng.random() < 0.75 else int(rng.integers(n))
-            E.apply(st, rules.array, buf[i].copy())
+            E.apply(st, rules_array(rules), buf[i].copy())
     return checked, changed, wrong
 
 
