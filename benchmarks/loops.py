@@ -10,6 +10,7 @@ from numba import njit, prange
 
 from fastdou import kernels as K
 from fastdou.kernels.batch import _stream
+from fastdou.kernels.wild_moves import wild_moves
 
 
 @njit(cache=True)
@@ -18,6 +19,19 @@ def lead_all(hands, rules, out):
     total = 0
     for i in range(hands.shape[0]):
         n = K.leading_moves(hands[i], rules, out)
+        if n > out.shape[0]:
+            raise ValueError("benchmark buffer too small")
+        total += n
+    return total
+
+
+@njit(cache=True)
+def wild_all(hands, wilds, lasts, rules, out):
+    """Every wild-card move of every hand answering its ``lasts`` row (a zero row: leads);
+    returns the total number of moves."""
+    total = 0
+    for i in range(hands.shape[0]):
+        n = wild_moves(hands[i], wilds[i], rules, lasts[i], out)
         if n > out.shape[0]:
             raise ValueError("benchmark buffer too small")
         total += n
