@@ -158,18 +158,15 @@ def held(sc, copies):
     return sc.trios if copies == 3 else sc.fours
 
 
-@leaf
-def _wings(out, n, head, caps, cand, per, no_rocket, trio_bad):
-    """Emit the move ``head`` = (core, kind, rank, length) with ``per`` x W added, for every
-    packed multiset W of ``length`` units with W <= caps.
+NO_MULTISET = np.uint64(1) << np.uint64(63)   # no multiset: packed cards use bits 0..59
 
-    ``cand``: mask of the ranks with a non-zero cap. ``no_rocket``: W may not hold both
-    jokers. ``trio_bad``: ranks where W may not hold exactly 3. W runs through all vectors
-    in decreasing lexicographic order (low ranks filled first).
-    """
-    core, kind, rank, length = head
+
+@inline_leaf
+def first_within(caps, cand, total):
+    """The first packed multiset of ``total`` cards within ``caps`` over the ranks ``cand``
+    (low ranks filled first); ``NO_MULTISET`` when ``caps`` holds fewer."""
     w = np.uint64(0)
-    rem = length
+    rem = total
     m = cand
     while m and rem:
         r = lowest_bit(m)
@@ -177,10 +174,46 @@ def _wings(out, n, head, caps, cand, per, no_rocket, trio_bad):
         take = min(np.int64(_nib(caps, r)), rem)
         w += np.uint64(take) << np.uint64(COUNT_BITS * r)
         rem -= take
-    if rem:
-        return n
+    return NO_MULTISET if rem else w
+
+
+@inline_leaf
+def next_within(w, caps, cand):
+    """The multiset after ``w`` of the same size within ``caps``, in decreasing
+    lexicographic order: a unit of the highest rank that can give one moves up, the units
+    above it refilled low first; ``NO_MULTISET`` after the last."""
+    tail = 0
+    room = 0
+    m = cand
+    i = -1
+    while m:
+        r = highest_bit(m)
+        m ^= 1 << r
+        x = np.int64(_nib(w, r))
+        if x > 0 and room > tail:
+            i = r
+            break
+        tail += x
+        room += np.int64(_nib(caps, r))
+    if i < 0:
+        return NO_MULTISET
+    w = (w & np.uint64((1 << (COUNT_BITS * (i + 1))) - 1)) - \
+        (np.uint64(1) << np.uint64(COUNT_BITS * i))
+    return w + first_within(caps, cand & ~((1 << (i + 1)) - 1), tail + 1)
+
+
+@leaf
+def _wings(out, n, head, caps, cand, per, no_rocket, trio_bad):
+    """Emit the move ``head`` = (core, kind, rank, length) with ``per`` x W added, for every
+    packed multiset W of ``length`` units with W <= caps (:func:`first_within`'s order).
+
+    ``cand``: mask of the ranks with a non-zero cap. ``no_rocket``: W may not hold both
+    jokers. ``trio_bad``: ranks where W may not hold exactly 3.
+    """
+    core, kind, rank, length = head
     mult = np.uint64(per)
-    while True:
+    w = first_within(caps, cand, length)
+    while w != NO_MULTISET:
         ok = not (no_rocket and _nib(w, SMALL_JOKER) and _nib(w, BIG_JOKER))
         t = trio_bad
         while ok and t:
@@ -189,32 +222,8 @@ def _wings(out, n, head, caps, cand, per, no_rocket, trio_bad):
             ok = _nib(w, r) != 3
         if ok:
             n = _put(out, n, core + w * mult, kind, rank, length)
-        # Next: the highest rank i holding a unit that can move to the ranks above it.
-        tail = 0
-        room = 0
-        m = cand
-        i = -1
-        while m:
-            r = highest_bit(m)
-            m ^= 1 << r
-            x = np.int64(_nib(w, r))
-            if x > 0 and room > tail:
-                i = r
-                break
-            tail += x
-            room += np.int64(_nib(caps, r))
-        if i < 0:
-            return n
-        w = (w & np.uint64((1 << (COUNT_BITS * (i + 1))) - 1)) - \
-            (np.uint64(1) << np.uint64(COUNT_BITS * i))
-        rem = tail + 1
-        m = cand & ~((1 << (i + 1)) - 1)
-        while rem:
-            r = lowest_bit(m)
-            m &= m - 1
-            take = min(np.int64(_nib(caps, r)), rem)
-            w += np.uint64(take) << np.uint64(COUNT_BITS * r)
-            rem -= take
+        w = next_within(w, caps, cand)
+    return n
 
 
 @leaf

@@ -70,6 +70,21 @@ def _nibble(p, rank):
 
 
 @leaf
+def wild_ranks(wilds, cards):
+    """The lower and the higher wild rank of the bit mask ``wilds`` (-1: none), each with
+    the number of cards of it the packed ``cards`` hold: ``(lo, k_lo, hi, k_hi)``."""
+    lo = np.int64(-1)
+    hi = np.int64(-1)
+    for r in range(RANK_2 + 1):
+        if (wilds >> r) & 1:
+            if lo < 0:
+                lo = np.int64(r)
+            else:
+                hi = np.int64(r)
+    return lo, _nibble(cards, lo), hi, _nibble(cards, hi)
+
+
+@leaf
 def _cards_seq(p):
     """The sorted ranks of packed ``p`` (ranks 0..12) as a sequence, first rank highest."""
     seq = np.int64(0)
@@ -140,16 +155,7 @@ def wild_readings_into(cards, wilds, rules, out, table, recs):
     n = size(c)
     if n == 0 or n > rules[R_MAX_MOVE] or not contains(np.uint64(rules[R_DECK]), c):
         return 0
-    lo = np.int64(-1)
-    hi = np.int64(-1)
-    for r in range(RANK_2 + 1):
-        if (w >> r) & 1:
-            if lo < 0:
-                lo = np.int64(r)
-            else:
-                hi = np.int64(r)
-    k_lo = _nibble(c, lo)
-    k_hi = _nibble(c, hi)
+    lo, k_lo, hi, k_hi = wild_ranks(w, c)
     own_lo = np.uint64(0) if lo < 0 else np.uint64(k_lo) << np.uint64(COUNT_BITS * lo)
     own_hi = np.uint64(0) if hi < 0 else np.uint64(k_hi) << np.uint64(COUNT_BITS * hi)
     natural = c - own_lo - own_hi
