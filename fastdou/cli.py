@@ -62,20 +62,25 @@ def _rules(args):
 def _cmd_moves(args) -> int:
     from fastdou import cards
     from fastdou.generation import as_move, legal_moves
+    from fastdou.moves import wild_mask
     r = _rules(args)
-    last = as_move(args.last, r)
+    last = as_move(args.last, r, wild_mask(args.wild, r))
     leading = last.is_pass                  # no --last, or --last pass: the hand leads
-    moves = legal_moves(args.hand, last=last, rules=r)
+    moves = legal_moves(args.hand, last=last, rules=r, wild=args.wild)
     if args.json:
+        wild = {} if not r.wilds else {"wild": args.wild}
         print(json.dumps({"hand": cards.to_text(cards.parse(args.hand, r)),
                           "last": None if leading else last.text(), "rules": r.name,
-                          "profile": r.profile,
+                          "profile": r.profile, **wild,
                           "moves": [{"text": m.text(), "kind": m.kind.name.lower(),
-                                     "rank": m.rank, "length": m.length} for m in moves]}))
+                                     "rank": m.rank, "length": m.length,
+                                     **({"bomb_class": m.bomb_class} if r.wilds else {})}
+                                    for m in moves]}))
         return 0
     width = max((len(m.text()) for m in moves), default=0)
     for m in moves:
-        print(f"{m.text():<{width}}  {m.kind.name.lower()}")
+        soft = f" ({m.bomb_class})" if r.wilds and m.is_bomb else ""
+        print(f"{m.text():<{width}}  {m.kind.name.lower()}{soft}")
     print(f"{len(moves)} move{'' if len(moves) == 1 else 's'}"
           + ("" if leading else f" beating {args.last}, or pass"))
     return 0
@@ -550,6 +555,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--last", default=None, metavar="MOVE",
                    help="the move to beat, e.g. 3334 or 333444+55 (default: none, list the "
                         "leads)")
+    m.add_argument("--wild", default=None, metavar="RANKS",
+                   help="the wild rank(s) under rules with wild cards (--set wilds=1 or 2), "
+                        "e.g. 7 or 79; a move's wild cards stand for what its parentheses "
+                        "say, e.g. 5557(5) (default: none)")
     _add_rules_options(m)
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(run=_cmd_moves)

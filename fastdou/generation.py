@@ -12,7 +12,9 @@ from fastdou.errors import ArgumentError, IllegalMoveError, InvalidCardsError
 from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
 from fastdou.kernels.layout import REC_WIDTH
-from fastdou.moves import Move, MoveList, classify
+from fastdou.kernels.wild_batch import wild_batch_offsets, wild_fill_batch, wild_first_invalid
+from fastdou.kernels.wild_moves import wild_beats, wild_moves
+from fastdou.moves import Move, MoveList, _classify, wild_mask
 from fastdou.rules import as_rules, rules_array
 
 _PASS_RECORD = Move.PASS.record
@@ -22,41 +24,70 @@ _PASS_RECORD = Move.PASS.record
 _ROOM = 1024
 
 
-def as_move(move, rules) -> Move:
-    """A legal :class:`Move` under ``rules`` from a Move, its text, or None (the pass)."""
+def as_move(move, rules, wilds: int = 0) -> Move:
+    """A legal :class:`Move` under ``rules`` (and the wild ranks ``wilds``, a bit mask) from
+    a Move, its text, or None (the pass)."""
     if move is None:
         return Move.PASS
     if isinstance(move, str):
-        return Move.parse(move, rules)
+        return Move.parse(move, rules, wild=_mask_ranks(wilds))
     if not isinstance(move, Move):
         raise IllegalMoveError(f"expected a Move, its text or None, not {short(move)}")
     if move.is_pass:
         return move
     _cards.parse(move.cards, rules)
-    if move not in classify(move.cards, rules):
-        raise IllegalMoveError(f"{move!r} is not a legal move under {rules.name} rules")
+    if move not in _classify(move.cards, rules, wilds):
+        raise IllegalMoveError(f"{move!r} is not a legal move under {rules.name} rules"
+                               + (f" with wild {_cards.to_text(_mask_counts(wilds))}"
+                                  if wilds else ""))
     return move
 
 
+def _mask_counts(wilds: int) -> np.ndarray:
+    return np.array([wilds >> r & 1 for r in range(15)], np.uint8)
+
+
+def _mask_ranks(wilds: int):
+    """``wild=`` naming the ranks of the bit mask ``wilds`` (None for none)."""
+    return [r for r in range(15) if wilds >> r & 1] or None
+
+
 def legal_moves(hand: CardsLike, last: MoveLike | None = None,
-                rules: RulesLike = "classic") -> MoveList:
+                rules: RulesLike = "classic", *, wild=None) -> MoveList:
     """Every move ``hand`` may play: all leads when ``last`` is None or a pass, otherwise the
-    moves beating ``last``. Pass is not listed."""
+    moves beating ``last``. Pass is not listed.
+
+    Under rules with wild cards, ``wild`` names the wild rank: a rank token or index 3..2
+    (``wild="7"``), two of them under ``wilds=2`` (``wild="79"`` or ``("7", "9")``); each
+    move is listed once per (cards, kind, rank, length, bomb class)."""
     rules = as_rules(rules)
+    wilds = wild_mask(wild, rules)
     packed = np.uint64(_cards.pack(_cards.parse(hand, rules)))
-    record = as_move(last, rules).record
+    record = as_move(last, rules, wilds).record
+    if wilds:
+        def generate(out):
+            return wild_moves(packed, np.int64(wilds), rules_array(rules, wild=True), record,
+                              out)
+    else:
+        def generate(out):
+            return K.responses(packed, record, rules_array(rules), out)
     out = np.empty((_ROOM, REC_WIDTH), dtype=np.uint64)
-    n = K.responses(packed, record, rules_array(rules), out)
+    n = generate(out)
     if n > _ROOM:                       # generated again, into an array of its size
         out = np.empty((n, REC_WIDTH), dtype=np.uint64)
-        K.responses(packed, record, rules_array(rules), out)
-    return MoveList(out[:n].copy() if n < len(out) else out, rules)
+        generate(out)
+    return MoveList(out[:n].copy() if n < len(out) else out, rules, wilds)
 
 
-def beats(a: MoveLike, b: MoveLike, rules: RulesLike = "classic") -> bool:
-    """Whether move ``a`` beats move ``b`` (Moves or text; False when either is a pass)."""
+def beats(a: MoveLike, b: MoveLike, rules: RulesLike = "classic", *, wild=None) -> bool:
+    """Whether move ``a`` beats move ``b`` (Moves or text; False when either is a pass);
+    ``wild`` as for :func:`legal_moves`."""
     rules = as_rules(rules)
-    return bool(K.beats(as_move(a, rules).record, as_move(b, rules).record, rules_array(rules)))
+    wilds = wild_mask(wild, rules)
+    a, b = as_move(a, rules, wilds).record, as_move(b, rules, wilds).record
+    if wilds:
+        return bool(wild_beats(a, b, rules_array(rules, wild=True)))
+    return bool(K.beats(a, b, rules_array(rules)))
 
 
 def _hands_array(hands, rules) -> np.ndarray:
@@ -81,8 +112,9 @@ def _hands_array(hands, rules) -> np.ndarray:
                        np.empty(hands.shape[0], np.uint64))
 
 
-def _lasts_array(lasts, n, rules) -> np.ndarray:
-    """Validate ``lasts`` (None, a sequence of moves, or ``uint64[n, 2]`` records)."""
+def _lasts_array(lasts, n, rules, wilds=None) -> np.ndarray:
+    """Validate ``lasts`` (None, a sequence of moves, or ``uint64[n, 2]`` records), under
+    the wild-rank masks ``wilds`` (``int64[n]``) when given."""
     if lasts is None:
         return np.zeros((n, REC_WIDTH), dtype=np.uint64)
     if isinstance(lasts, np.ndarray):
@@ -90,7 +122,8 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
             raise IllegalMoveError(f"lasts must be a uint64 array of shape ({n}, 2), "
                                    f"not {lasts.dtype} {lasts.shape}")
         lasts = np.ascontiguousarray(lasts)
-        bad = K.first_invalid(lasts, rules_array(rules))
+        bad = K.first_invalid(lasts, rules_array(rules)) if wilds is None else \
+            wild_first_invalid(lasts, wilds, rules_array(rules, wild=True))
         if bad >= 0:
             raise IllegalMoveError(f"lasts[{bad}] = {lasts[bad].tolist()} is not a legal "
                                    f"move under {rules.name} rules (nor a pass [0, 0])")
@@ -102,8 +135,27 @@ def _lasts_array(lasts, n, rules) -> np.ndarray:
         raise IllegalMoveError(f"{len(lasts)} lasts for {n} hands")
     out = np.zeros((n, REC_WIDTH), dtype=np.uint64)
     for i, last in enumerate(lasts):
-        out[i] = as_move(last, rules).record
+        out[i] = as_move(last, rules, 0 if wilds is None else int(wilds[i])).record
     return out
+
+
+def _wild_masks(wild, n, rules) -> np.ndarray:
+    """The wild ranks of ``n`` hands as bit masks (``int64[n]``): one ``wild=`` for all, or
+    an integer array of rank indices, shape ``(n,)`` (one wild rank) or ``(n, 2)``."""
+    if not isinstance(wild, np.ndarray) or not rules.wilds:
+        return np.full(n, wild_mask(wild, rules), np.int64)
+    shape = (n,) if rules.wilds == 1 else (n, rules.wilds)
+    if wild.shape != shape or not np.issubdtype(wild.dtype, np.integer):
+        raise IllegalMoveError(f"wild must be one wild= for every hand or an integer array of "
+                               f"shape {shape} (rank indices 0..12), not {wild.dtype} "
+                               f"{wild.shape}")
+    ranks = wild.reshape(n, -1).astype(np.int64)
+    twice = ranks[:, 0] == ranks[:, 1] if ranks.shape[1] == 2 else np.zeros(n, bool)
+    bad = np.flatnonzero(((ranks < 0) | (ranks > 12)).any(axis=1) | twice)
+    if bad.size:
+        raise IllegalMoveError(f"wild[{bad[0]}] = {wild[bad[0]].tolist()}: wild ranks are "
+                               f"distinct rank indices 0..12 (3..2)")
+    return np.bitwise_or.reduce(np.left_shift(1, ranks), axis=1).astype(np.int64)
 
 
 def fresh_batch(packed: np.ndarray, lasts: np.ndarray, rules: np.ndarray
@@ -117,8 +169,8 @@ def fresh_batch(packed: np.ndarray, lasts: np.ndarray, rules: np.ndarray
 
 
 def generate_batch(hands: np.ndarray, lasts: np.ndarray | None = None,
-                   rules: RulesLike = "classic", out: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   rules: RulesLike = "classic", out: np.ndarray | None = None, *,
+                   wild=None) -> tuple[np.ndarray, np.ndarray]:
     """Moves of many hands at once, in parallel.
 
     ``hands``: integer array ``(n, 15)``; ``lasts``: None (every hand leads), a sequence of
@@ -128,17 +180,32 @@ def generate_batch(hands: np.ndarray, lasts: np.ndarray | None = None,
     ``out``: a ``uint64`` array of shape ``(capacity, 2)`` to write into, kept and passed
     again by the caller (no allocation, no fresh pages); ``moves`` is then ``out[:total]``.
     When it is too small, a new array of the exact size is allocated and returned instead.
+
+    Under rules with wild cards, ``wild`` names the wild ranks: as for :func:`legal_moves`
+    for every hand, or per hand an integer array of rank indices (shape ``(n,)``, or
+    ``(n, 2)`` under ``wilds=2``); records carry the bomb class.
     """
     rules = as_rules(rules)
     packed = _hands_array(hands, rules)
-    lasts = _lasts_array(lasts, packed.shape[0], rules)
-    if out is None:
-        return fresh_batch(packed, lasts, rules_array(rules))
-    if not (isinstance(out, np.ndarray) and out.dtype == np.uint64 and out.ndim == 2
+    if out is not None and not (
+            isinstance(out, np.ndarray) and out.dtype == np.uint64 and out.ndim == 2
             and out.shape[1] == REC_WIDTH and out.flags.c_contiguous and out.flags.writeable):
         what = f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else short(out)
         raise ArgumentError(f"out must be a writeable C-contiguous uint64 array of shape "
                             f"(capacity, 2), not {what}")
+    if rules.wilds or wild is not None:
+        wilds = _wild_masks(wild, packed.shape[0], rules)
+        lasts = _lasts_array(lasts, packed.shape[0], rules, wilds)
+        array = rules_array(rules, wild=True)
+        offsets = np.empty(packed.shape[0] + 1, np.int64)
+        total = wild_batch_offsets(packed, lasts, wilds, array, offsets)
+        if out is None or total > out.shape[0]:
+            out = np.empty((total, REC_WIDTH), np.uint64)
+        wild_fill_batch(packed, lasts, wilds, array, offsets, out)
+        return out[:total], offsets
+    lasts = _lasts_array(lasts, packed.shape[0], rules)
+    if out is None:
+        return fresh_batch(packed, lasts, rules_array(rules))
     offsets = np.empty(packed.shape[0] + 1, np.int64)
     total = generate_batch_into(packed, lasts, rules_array(rules), out, offsets,
                                 numba.get_num_threads())

@@ -24,7 +24,7 @@ from fastdou.hints import CardsLike, MoveLike, RulesLike
 from fastdou.kernels import position_state as _ps
 from fastdou.kernels import search as _search
 from fastdou.moves import Move
-from fastdou.rules import PROFILES, as_rules, rules as make_rules, rules_array
+from fastdou.rules import PROFILES, as_rules, rules as make_rules, rules_array, without_wilds
 
 
 def _seat(name, value, seats, *, optional=False):
@@ -64,7 +64,7 @@ class Position:
     def __init__(self, hands: Sequence[CardsLike], rules: RulesLike = "classic", *,
                  landlord: int = 0, partner: int | None = None, to_move: int | None = None,
                  last: MoveLike | None = None, last_player: int | None = None):
-        rules = as_rules(rules)
+        rules = without_wilds(as_rules(rules))
         if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
             raise PositionError("hands must be a sequence of hands, one per seat")
         seats = len(hands)

@@ -101,6 +101,11 @@ class Rules:
     bomb_factors: tuple = (1, 1, 1, 1, 2, 2, 2, 2, 2)
     joker_bomb_factor: int = 2
     card_points: tuple = ()        # points scoring: the points of a card of each rank (15)
+    # Wild cards (RULES.md §4.8): which ranks are wild is drawn per game, not a rule.
+    wilds: int = 0                 # ranks drawn wild after bidding (0 none, 2 天地癞子)
+    soft_below_hard: bool = True   # every soft bomb below every hard one (else by rank)
+    soft_bomb_factor: int = 2      # a bomb holding a wild card standing in
+    wild_bomb_factor: int = 4      # the four wild cards of a wild rank
 
     def __post_init__(self):
         self._validate()
@@ -157,6 +162,10 @@ class Rules:
         a[L.R_KITTY_SHOWN] = self.kitty_shown
         if self.card_points:
             a[L.R_CARD_POINTS:L.R_CARD_POINTS + L.N_RANKS] = self.card_points
+        a[L.R_WILDS] = self.wilds
+        a[L.R_SOFT_BELOW_HARD] = self.soft_below_hard
+        a[L.R_SOFT_FACTOR] = self.soft_bomb_factor
+        a[L.R_WILD_FACTOR] = self.wild_bomb_factor
         answer_fields(a)
         a.flags.writeable = False
         return a
@@ -312,8 +321,9 @@ class Rules:
         if len(self.bomb_factors) != 9 or not all(
                 is_whole(f) and 1 <= f <= 16 for f in self.bomb_factors):
             bad("bomb_factors must be 9 whole numbers 1..16 (the factor of a bomb of 0..8 cards)")
-        if not 1 <= self.joker_bomb_factor <= 16:
-            bad(f"joker_bomb_factor must be 1..16, not {self.joker_bomb_factor!r}")
+        for f in ("joker_bomb_factor", "soft_bomb_factor", "wild_bomb_factor"):
+            if not 1 <= getattr(self, f) <= 16:
+                bad(f"{f} must be 1..16, not {getattr(self, f)!r}")
         if self.bidding == "marked" and self.decks != 2:
             bad("marked-card landlords need two decks (two copies of the marked card)")
         jokers = int(self.deck[L.SMALL_JOKER:].sum())
@@ -328,20 +338,41 @@ class Rules:
                 "(scoring='team')")
         if self.profile not in PROFILES:
             bad(f"profile must be one of {sorted(PROFILES)}, not {self.profile!r}")
+        if self.wilds:
+            self._validate_wilds(bad)
         bits = self.score_bits()
         if bits > 62:
-            bad(f"bomb_factors {self.bomb_factors} and joker_bomb_factor "
-                f"{self.joker_bomb_factor} can multiply a score to about "
+            wild = f", soft_bomb_factor {self.soft_bomb_factor} and wild_bomb_factor " \
+                f"{self.wild_bomb_factor}" if self.wilds else ""
+            bad(f"bomb_factors {self.bomb_factors}, joker_bomb_factor "
+                f"{self.joker_bomb_factor}{wild} can multiply a score to about "
                 f"2**{bits:.0f}, past the 2**62 scores hold; lower them")
+
+    def _validate_wilds(self, bad) -> None:
+        """Wild cards (``wilds`` 1 or 2) on a one-deck table with classic's bombs and kinds."""
+        if not 0 <= self.wilds <= 2:
+            bad(f"wilds must be 0, 1 or 2 wild ranks, not {self.wilds!r}")
+        if self.decks != 1 or self.removed_ranks:
+            bad("wild cards need the full one-deck table (decks=1, no removed_ranks)")
+        if (self.bomb_min, self.bomb_max, self.bomb_order, self.joker_bombs,
+                self.joker_solos) != (4, 4, "size_rank", "all", True):
+            bad("wild cards need classic's bombs: four of a rank and the rocket "
+                "(bomb_min=bomb_max=4, bomb_order='size_rank', joker_bombs='all')")
+        if not self.kinds <= CLASSIC_KINDS:
+            extra = sorted(k.name.lower() for k in self.kinds - CLASSIC_KINDS)
+            bad(f"wild cards fill classic's kinds only, not {', '.join(extra)}")
 
     def score_bits(self) -> float:
         """An upper bound of log2 of any score in ``SCORE_UNIT``s: each rank's cards split
         into the bombs whose factors multiply most, every joker a bomb at its factor, every
         double, grab and the spring, the highest bid, paid by every other seat."""
         lo, hi = (self.bomb_min, self.bomb_max) if self.bomb_min else (1, 0)
+        factors = list(self.bomb_factors)
+        if self.wilds:         # a bomb of a rank's four cards (wild cards standing in or not)
+            factors[4] = max(factors[4], self.soft_bomb_factor, self.wild_bomb_factor)
         best = [1] * (int(self.deck.max()) + 1)     # best[c]: the most c cards of a rank give
         for c in range(1, len(best)):
-            best[c] = max([best[c - 1]] + [self.bomb_factors[k] * best[c - k]
+            best[c] = max([best[c - 1]] + [factors[k] * best[c - k]
                                            for k in range(max(lo, 1), min(hi, c) + 1)])
         bits = sum(math.log2(best[int(n)]) for n in self.deck[:L.SMALL_JOKER])
         bits += int(self.deck[L.SMALL_JOKER:].sum()) * math.log2(self.joker_bomb_factor)
@@ -449,10 +480,26 @@ def _json_base(name, profile) -> Rules:
     return Rules(name=name, profile=profile)
 
 
-def rules_array(rules: Rules) -> np.ndarray:
+# What takes rules with wild cards so far; everything else refuses them (rules_array).
+WILD_ENTRY_POINTS = "legal_moves, classify, beats and Move.parse"
+
+
+def rules_array(rules: Rules, *, wild: bool = False) -> np.ndarray:
     """``rules.array`` as the Python layer hands it to the kernels: :attr:`Rules.kernel_array`,
-    one private writable copy per rules, shared and never written."""
+    one private writable copy per rules, shared and never written. Rules with wild cards
+    only for callers that pass ``wild=True`` (their kernels read the wild ranks); any other
+    would play them as classic, so it gets a RulesError instead."""
+    if not wild:
+        without_wilds(rules)
     return rules.kernel_array
+
+
+def without_wilds(rules: Rules) -> Rules:
+    """``rules``, checked to have no wild cards: RulesError naming what takes them."""
+    if rules.wilds:
+        raise RulesError(f"rules {rules.name!r} have wild cards (wilds={rules.wilds}): only "
+                         f"{WILD_ENTRY_POINTS} take them so far")
+    return rules
 
 
 def as_rules(r) -> Rules:

@@ -108,7 +108,12 @@ R_BOMBS_CLOSED = R_ANTI_SPRING_PLAYS + 1  # 1: every bomb of a hand has a closed
 R_PAIR_TOPS = R_BOMBS_CLOSED + 1   # the ranks that pair, as nibble top bits (bit 4r + 3)
 R_ANSWER_RANKS = R_PAIR_TOPS + 1   # + kind: the ranks its core may use, as nibble top bits,
 #                                    when counted in one pass; -1: counted apart; 0: disabled
-RULES_SIZE = R_ANSWER_RANKS + N_KINDS
+# Wild cards (RULES.md §4.8; 0 in every rules without them).
+R_WILDS = R_ANSWER_RANKS + N_KINDS  # how many ranks are wild (0, 1 or 2); which, the game draws
+R_SOFT_BELOW_HARD = R_WILDS + 1    # 1: every soft bomb is below every hard bomb; 0: by rank
+R_SOFT_FACTOR = R_WILDS + 2        # multiplier of a soft bomb
+R_WILD_FACTOR = R_WILDS + 3        # multiplier of a wild bomb (four wild cards)
+RULES_SIZE = R_WILDS + 4
 
 # The kinds table: one row per kind, read by the generator and its counting twin, ``beats``,
 # the policies and the Python tables (fastdou.kinds, fastdou.moves). A kind's moves hold, for

@@ -27,22 +27,28 @@ from fastdou.kernels.layout import (
     BIG_JOKER, BOMB, BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT,
     BOMB_CLASS_WILD, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_CLASS_SHIFT, K_CHAIN_MIN, K_CORE,
     K_KICKERS, KINDS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR, PLANE_SOLO, R_BOMB_MIN, R_BOMB_WINGS,
-    R_CHAIN_HIGH, R_CHAIN_LOW, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, RANK_2, REC_CARDS,
-    REC_INFO, REC_WIDTH, ROCKET, SMALL_JOKER, SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR,
-    TRIO_SOLO,
+    R_CHAIN_HIGH, R_CHAIN_LOW, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_SOFT_BELOW_HARD,
+    RANK_2, REC_INFO, ROCKET, SMALL_JOKER, SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.moves import kind_of, leading_moves, length_of, rank_of, responses
 from fastdou.kernels.packing import count, unit
 from fastdou.kernels.records_out import put_record, room
 from fastdou.kernels.wild import wild_ranks
 
-# The classic moves of the wild cards alone: at most 8 cards of two ranks, under 64 moves.
-ONLY_WILD_SCRATCH = 64
 _PAIR_KICKERS = (1 << TRIO_PAIR) | (1 << FOUR_TWO_PAIR) | (1 << PLANE_PAIR)
 
 
 @leaf
-def _answers_last(kind, rank, length, cls, last):
+def _bomb_power(cls, rank, rules):
+    """The power a bomb of class ``cls`` (not NONE) and ``rank`` is compared by: by class,
+    then rank; with ``R_SOFT_BELOW_HARD`` 0, soft and hard bombs by rank, then class."""
+    if cls <= BOMB_CLASS_HARD and rules[R_SOFT_BELOW_HARD] == 0:
+        return BOMB_CLASS_HARD * 32 + rank * 2 + cls - BOMB_CLASS_SOFT
+    return cls * 32 + rank * 2
+
+
+@leaf
+def _answers_last(kind, rank, length, cls, last, rules):
     """Whether a move (kind, rank, length, bomb class) may answer the info word ``last``
     (every move answers a PASS, the lead)."""
     lk = kind_of(last)
@@ -50,9 +56,24 @@ def _answers_last(kind, rank, length, cls, last):
         return True
     lc = np.int64(last >> np.uint64(INFO_CLASS_SHIFT))
     if cls != BOMB_CLASS_NONE:
-        return lc == BOMB_CLASS_NONE or cls > lc or (cls == lc and rank > rank_of(last))
+        return lc == BOMB_CLASS_NONE or \
+            _bomb_power(cls, rank, rules) > _bomb_power(lc, rank_of(last), rules)
     return lc == BOMB_CLASS_NONE and kind == lk and length == length_of(last) and \
         rank > rank_of(last)
+
+
+@kernel
+def wild_beats(a, b, rules):
+    """Whether record ``a`` beats record ``b``, both moves with wild cards (info words with
+    their bomb class; False when either is a pass): non-bombs as classic (same kind and
+    length, higher rank; wild moves of one kind and length have as many cards), bombs by
+    class and rank."""
+    ka = kind_of(a[REC_INFO])
+    if ka == PASS or kind_of(b[REC_INFO]) == PASS:
+        return False
+    cls = np.int64(a[REC_INFO] >> np.uint64(INFO_CLASS_SHIFT))
+    return _answers_last(ka, rank_of(a[REC_INFO]), length_of(a[REC_INFO]), cls, b[REC_INFO],
+                         rules)
 
 
 @inline_leaf
@@ -88,12 +109,11 @@ def _core_have(nat, s, t, m):
 
 
 @leaf
-def _pair_kickers(out, n, core, d, caps, cand, units, wild, word):
+def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
     """``core`` (``d`` wild cards complete it) with ``units`` kicker pairs of distinct ranks
     (``caps``: 2 where the naturals outside the core hold a pair, 1 a single): each pair two
     naturals, a natural and a wild card, or two wild cards (standing for a rank no other
-    pair holds: there are more free ranks than pairs)."""
-    k = wild[1] + wild[3]
+    pair holds: there are more free ranks than pairs); ``k`` wild cards in all."""
     ones = (caps | (caps >> np.uint64(1))) & _NIBBLE_ONES
     twos = (caps >> np.uint64(1)) & _NIBBLE_ONES
     # the ranks holding a natural, and how many hold two: the rest of 2 x units are wild
@@ -162,14 +182,15 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m):
     total = KINDS[kind, K_KICKERS] * (t - s + 1)
     cls = BOMB_CLASS_SOFT if kind == BOMB else BOMB_CLASS_NONE   # a bomb here holds a wild card
     word = info(kind, t, t - s + 1) | (np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT))
-    caps, kick_cand = _kicker_caps(kind, nat, rules, s, t, total)
+    caps, kick_cand = (np.uint64(0), 0) if total == 0 else \
+        _kicker_caps(kind, nat, rules, s, t, total)
     for extra in range(0, k - short + 1):
         swap = first_within(have, cand, extra)       # naturals a wild card stands in for
         while swap != NO_MULTISET:
             core = have - swap
             d = short + extra
             if (1 << kind) & _PAIR_KICKERS:
-                n = _pair_kickers(out, n, core, d, caps, kick_cand, total // 2, wild, word)
+                n = _pair_kickers(out, n, core, d, caps, kick_cand, total // 2, wild, k, word)
             else:
                 for w_k in range(0, min(k - d, total) + 1):
                     if d + w_k == 0:
@@ -214,18 +235,18 @@ _MIXED_KINDS = (PAIR, TRIO, TRIO_SOLO, TRIO_PAIR, SOLO_CHAIN, PAIR_CHAIN, TRIO_C
 
 
 @leaf
-def _tag(out, start, stop, cls_of_bomb):
-    """Add the bomb class to the records ``start .. stop`` written by a classic generator."""
+def _tag(out, start, stop, bomb_class):
+    """Add the bomb class to the records ``start .. stop`` a classic generator wrote (its
+    bombs ``bomb_class``: hard of natural cards, the wild bomb of wild cards alone)."""
     for i in range(start, min(stop, room(out))):
         kind = kind_of(out[i, REC_INFO])
-        cls = BOMB_CLASS_ROCKET if kind == ROCKET else (cls_of_bomb if kind == BOMB else 0)
+        cls = BOMB_CLASS_ROCKET if kind == ROCKET else (bomb_class if kind == BOMB else 0)
         out[i, REC_INFO] |= np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT)
 
 
 @leaf
-def wild_moves_into(hand, wilds, rules, last, out, scratch):
-    """:func:`wild_moves` with its scratch given: a ``uint64`` array of shape
-    ``(ONLY_WILD_SCRATCH, 2)``."""
+def wild_moves_into(hand, wilds, rules, last, out):
+    """:func:`wild_moves`, compiled into its caller's code."""
     h = np.uint64(hand)
     lo, k_lo, hi, k_hi = wild_ranks(np.int64(wilds), h)
     wild_cards = (unit(lo, k_lo) if lo >= 0 else np.uint64(0)) + \
@@ -242,7 +263,7 @@ def wild_moves_into(hand, wilds, rules, last, out, scratch):
         n = responses(nat, last, rules, out)
     else:
         for r in range(RANK_2 + 1):
-            if count(nat, r) == 4 and _answers_last(BOMB, r, 1, BOMB_CLASS_HARD, word):
+            if count(nat, r) == 4 and _answers_last(BOMB, r, 1, BOMB_CLASS_HARD, word, rules):
                 if n < room(out):
                     put_record(out, n, unit(r, 4), info(BOMB, r, 1))
                 n += 1
@@ -254,25 +275,27 @@ def wild_moves_into(hand, wilds, rules, last, out, scratch):
     _tag(out, 0, n, BOMB_CLASS_HARD)
     if wild_cards == 0:
         return n
-    # wild cards only: each stands for its own rank
-    m = min(leading_moves(wild_cards, rules, scratch), scratch.shape[0])
-    for i in range(m):
-        rec_info = scratch[i, REC_INFO]
-        kind = kind_of(rec_info)
-        cls = BOMB_CLASS_WILD if kind == BOMB else BOMB_CLASS_NONE
-        if _answers_last(kind, rank_of(rec_info), length_of(rec_info), cls, word):
-            if n < room(out):
-                put_record(out, n, scratch[i, REC_CARDS],
-                           rec_info | (np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT)))
-            n += 1
+    # wild cards only: each stands for its own rank, four of them the wild bomb
+    if lc == BOMB_CLASS_NONE:
+        start = n
+        n += responses(wild_cards, last, rules, out[min(n, room(out)):])
+        _tag(out, start, n, BOMB_CLASS_WILD)
+    else:
+        for r in (lo, hi):
+            if r >= 0 and count(wild_cards, r) == 4 and \
+                    _answers_last(BOMB, r, 1, BOMB_CLASS_WILD, word, rules):
+                if n < room(out):
+                    put_record(out, n, unit(r, 4), info(BOMB, r, 1)
+                               | (np.uint64(BOMB_CLASS_WILD) << np.uint64(INFO_CLASS_SHIFT)))
+                n += 1
     # natural and wild cards together
     wild = (lo, k_lo, hi, k_hi)
     if lk == PASS or lc == BOMB_CLASS_NONE:
         for kind in _MIXED_KINDS:
             if (lk == PASS or kind == lk) and rules[R_KINDS] & (1 << kind):
                 n = _same_kind(out, n, nat, wild, rules, word, kind)
-    if lc <= BOMB_CLASS_SOFT:
-        n = _same_kind(out, n, nat, wild, rules, word, BOMB)
+    if lc <= BOMB_CLASS_SOFT or (lc == BOMB_CLASS_HARD and rules[R_SOFT_BELOW_HARD] == 0):
+        n = _same_kind(out, n, nat, wild, rules, word, BOMB)   # soft bombs above the rank
     return n
 
 
@@ -282,5 +305,4 @@ def wild_moves(hand, wilds, rules, last, out):
     the bomb class; a PASS record ``[0, 0]`` to lead), ``wilds`` the bit mask of the wild
     ranks: records in ``out`` of shape ``(cap, 2)``, each info word with its bomb class.
     Returns how many moves there are, writing the first ``cap``."""
-    scratch = np.empty((ONLY_WILD_SCRATCH, REC_WIDTH), np.uint64)
-    return wild_moves_into(hand, wilds, rules, last, out, scratch)
+    return wild_moves_into(hand, wilds, rules, last, out)

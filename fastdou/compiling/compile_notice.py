@@ -57,6 +57,7 @@ KERNELS = {
     "answer_counts": "move generation", "chain_counts": "move generation",
     "bomb_counts": "move generation", "count_intrinsics": "move generation",
     "batch": "move generation", "wild": "move generation", "wild_moves": "move generation",
+    "wild_batch": "move generation",
     "search": "the solver", "solver": "the solver",
     "solver_table": "the solver", "solver_buffers": "the solver", "solver_order": "the solver",
     "solver_control": "the solver", "fewest_plays": "the solver", "perft_count": "the solver",

@@ -54,6 +54,21 @@ def test_moves_json(capsys):
     assert data["moves"] == [{"text": "BR", "kind": "rocket", "rank": 14, "length": 1}]
 
 
+def test_moves_with_wild_cards(capsys):
+    """``--wild`` names the wild rank under ``--set wilds=1``: the issue's example, bombs with
+    their class; a missing, needless or bad ``--wild`` is a one-line error, exit status 2."""
+    status, lines, err = run(capsys, "moves", "5557", "--last", "4447", "--set", "wilds=1",
+                             "--wild", "7")
+    assert status == 0 and err == ""
+    assert lines == ["5557(5)  bomb (soft)", "1 move beating 4447, or pass"]
+    for argv in (["--set", "wilds=1"], ["--wild", "7"], ["--set", "wilds=1", "--wild", "B"],
+                 ["--set", "wilds=2", "--wild", "7"], ["--set", "wilds=1", "--wild", "7",
+                                                        "--last", "4568(4)"]):
+        status, lines, err = run(capsys, "moves", "5557", *argv)
+        assert status == 2 and lines == [] and len(err.strip().splitlines()) == 1, argv
+        assert err.startswith("fastdou: error:") and ("wild" in err or "4568" in err), err
+
+
 def test_rules_lists_every_preset(capsys):
     status, lines, _ = run(capsys, "rules")
     assert status == 0

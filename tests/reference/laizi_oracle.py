@@ -239,18 +239,22 @@ def is_bomb(move) -> bool:
     return move[1] in ("BOMB", "ROCKET")
 
 
-def beats(a, b) -> bool:
-    """Does move ``a`` beat move ``b``? (rule 10; both are 5-tuples)."""
+def beats(a, b, soft_below_hard=True) -> bool:
+    """Does move ``a`` beat move ``b``? (rule 10; both are 5-tuples). With
+    ``soft_below_hard=False`` (the rules field) soft and hard bombs compare by rank, and a
+    hard bomb beats a soft one of its rank."""
     a_bomb, b_bomb = is_bomb(a), is_bomb(b)
     if a_bomb and not b_bomb:
         return True
     if b_bomb and not a_bomb:
         return False
     if a_bomb and b_bomb:
+        if not soft_below_hard and {a[4], b[4]} <= {"soft", "hard"}:
+            return (a[2], _CLASS_ORDER[a[4]]) > (b[2], _CLASS_ORDER[b[4]])
         return (_CLASS_ORDER[a[4]], a[2]) > (_CLASS_ORDER[b[4]], b[2])
     return oracle.beats(a[:4], b[:4], CLASSIC)     # same kind, length, card count; higher rank
 
 
-def responses(hand, last, wilds) -> set:
+def responses(hand, last, wilds, soft_below_hard=True) -> set:
     """The leading moves of ``hand`` that beat the move ``last`` (pass excluded)."""
-    return {m for m in leading_moves(hand, wilds) if beats(m, last)}
+    return {m for m in leading_moves(hand, wilds) if beats(m, last, soft_below_hard)}
