@@ -246,7 +246,8 @@ def _tag(out, start, stop, bomb_class):
 
 @leaf
 def wild_moves_into(hand, wilds, rules, last, out):
-    """:func:`wild_moves`, compiled into its caller's code."""
+    """:func:`wild_moves` for callers compiled without reference counting: it allocates
+    nothing."""
     h = np.uint64(hand)
     lo, k_lo, hi, k_hi = wild_ranks(np.int64(wilds), h)
     wild_cards = (unit(lo, k_lo) if lo >= 0 else np.uint64(0)) + \
