@@ -92,6 +92,20 @@ OTHER = (
        "2 local threads, the machine otherwise idle (`-k dask_two`)",
        "140,047 against 138,936 deals/s (101%)", XEON),
       ("Dask's overhead per chunk (100k deals in 200 chunks against 4)", "1.2-4.7 ms", XEON)]),
+    ("Wild cards (laizi)", _bench("test_bench_wild.py"),
+     "the moves over each seeded corpus and the plays of laizi's random self-play are golden "
+     "values; the wild-card generator stays over 1,000x the naive reference; the shares of "
+     "classic's rates (targets: a quarter for leads, a half for responses, a third for "
+     "self-play) are printed, met or not",
+     [("leads of 10,000 17-card hands, one random wild rank each, against classic's leads of "
+       "the same hands", "0.05 M hands/s, 25.4 M moves/s, 474 moves a hand; 0.0080x "
+       "classic's hands/s", EPYC),
+      ("responses of 10,000 farmer hands to realistic leads, the same",
+       "1.23 M positions/s, 21.1 M moves/s, 17.1 moves a position; 0.0748x classic's", EPYC),
+      ("leads of 12 20-card hands against the naive reference", "40,257x", EPYC),
+      ("laizi random self-play in `simulate`, 1 thread, 20,000 deals, against classic's",
+       "20,096 against 246,452 games/s, 0.0815x (target 1/3: not met; the leads of the "
+       "17-card hands above number 474 a hand with a wild rank, 44 without)", EPYC)]),
     ("Start-up and compilation", _bench("test_bench_startup.py"),
      "a cold first `simulate` compiles at most 97 functions nested at most 8 deep in one "
      "process, and with the helper process none of the move generator and at most 66 "

@@ -103,8 +103,8 @@ def last_action(state, actions, n, rng):
 def first_action(state, actions, n, rng):
     return 0, rng
 
-loop, out = P.compiled_simulate_range(), {}
-def allocations(rules, n, code):
+out = {}
+def allocations(loop, rules, n, code):
     res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
     scores, errors = np.empty((n, rules.players), np.int64), np.empty(n, np.int64)
     codes = np.full(rules.players, code, np.int64)
@@ -113,14 +113,15 @@ def allocations(rules, n, code):
     user = last_action if code >= USER else P.no_user_policy
     user_b = first_action if code == P.USER_B else user
     before = rtsys.get_allocation_stats().alloc
-    loop(rules_array(rules), 0, 0, codes, res, scores, errors, user, user_b)
+    loop(rules_array(rules, wild=True), 0, 0, codes, res, scores, errors, user, user_b)
     assert not errors.any()
     return rtsys.get_allocation_stats().alloc - before
-for preset in fastdou.PRESETS:
+cases = [(p, fastdou.rules(p), P.compiled_simulate_range()) for p in fastdou.PRESETS]
+cases.append(("wilds", fastdou.rules(wilds=1), P.compiled_simulate_range(True)))
+for name, rules, loop in cases:
     for code in (RANDOM, GREEDY, USER, P.USER_B):
-        rules = fastdou.rules(preset)
-        allocations(rules, 10, code)
-        out[f"{preset} {code}"] = [allocations(rules, n, code) for n in (%d, %d)]
+        allocations(loop, rules, 10, code)
+        out[f"{name} {code}"] = [allocations(loop, rules, n, code) for n in (%d, %d)]
 print(json.dumps(out))
 """
 
@@ -129,7 +130,8 @@ def test_game_loop_allocates_nothing_per_deal(quick):
     """Gate: simulate_range's allocations do not grow with its deals (its buffers are
     allocated once a call, kernels/play.py): equal for n and 8n deals, except that the
     action buffer may double a few times when a hand has more than its 1,024 actions
-    (emperor, four_player): at most 8 times a call. One allocation per deal would add 7n."""
+    (emperor, four_player, wild cards): at most 8 times a call. One allocation per deal
+    would add 7n. The wild-card loop is checked with one wild rank."""
     n = 2_000 if quick else 20_000
     env = dict(os.environ, NUMBA_NRT_STATS="1")
     run = subprocess.run([sys.executable, "-c", ALLOCATIONS % (n, 8 * n)], env=env,
@@ -139,7 +141,7 @@ def test_game_loop_allocates_nothing_per_deal(quick):
     grows = 8
     for key, (few, many) in counts.items():
         preset = key.split()[0]
-        assert many - few <= (grows if preset in ("emperor", "four_player") else 0), key
+        assert many - few <= (grows if preset in ("emperor", "four_player", "wilds") else 0), key
         assert few <= 9 + grows, key        # the 5 arrays passed in, the 4 buffers
 
 

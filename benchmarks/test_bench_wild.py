@@ -2,9 +2,12 @@
 with a random wild rank, against classic generation on the same hands and the naive
 reference in the same run. Gates on the exact number of moves over the seeded corpus and on
 the kernel's lead over the reference; reports the ratios to classic (the issue's targets: a
-quarter of classic leads' hands/s, half of classic responses')."""
+quarter of classic leads' hands/s, half of classic responses'). Random self-play with one
+wild rank against classic's in the same run (target: a third of its games/s), gated on the
+exact plays of its deals."""
 
 import time
+from functools import partial
 
 import numpy as np
 import pytest
@@ -41,10 +44,10 @@ def unpack(packed):
     return tuple((int(packed) >> (4 * r)) & 15 for r in range(15))
 
 
-def share_line(name, wild_t, classic_t, target):
-    """laizi's hands/s as a share of classic's on the same hands, printed."""
+def share_line(name, wild_t, classic_t, target, unit="hands/s"):
+    """laizi's hands/s (or ``unit``) as a share of classic's on the same work, printed."""
     share = classic_t / wild_t
-    print(f"\n{name}: laizi at {share:.4f}x classic's hands/s (target {target}x)")
+    print(f"\n{name}: laizi at {share:.4f}x classic's {unit} (target {target}x)")
     return share
 
 
@@ -88,3 +91,25 @@ def test_wild_over_reference():
     ratio = t_reference / t_kernel
     print(f"\nwild-card kernel is {ratio:,.0f}x the naive reference on 20-card hands")
     assert ratio > 1000
+
+
+# Exact plays over deals 0..n-1 of seed 0, random self-play of laizi (quick, full).
+SELF_PLAY_PLAYS = (53_387, 533_146)
+
+
+def test_wild_self_play(benchmark, quick):
+    """Random self-play of laizi, one thread, and classic's on the same deals."""
+    deals = 2_000 if quick else 20_000
+    rules = fastdou.rules("laizi")
+    fastdou.simulate(100, rules, threads=1)
+    fastdou.simulate(100, threads=1)
+    result = benchmark.pedantic(fastdou.simulate, (deals, rules), {"threads": 1}, rounds=3)
+    plays = round(result.summary.plays * deals)
+    assert plays == SELF_PLAY_PLAYS[0 if quick else 1], plays
+    benchmark.extra_info["games_per_s_1_thread"] = deals / benchmark.stats.stats.min
+    t = best_times({"wild": partial(fastdou.simulate, deals, rules, threads=1),
+                    "classic": partial(fastdou.simulate, deals, threads=1)})
+    share = share_line("random self-play", t["wild"], t["classic"], "1/3", "games/s")
+    print(f"with one wild rank: {deals / t['wild']:,.0f} games/s, classic "
+          f"{deals / t['classic']:,.0f}")
+    benchmark.extra_info["share_of_classic"] = share

@@ -62,14 +62,16 @@ def _rules(args):
 def _cmd_moves(args) -> int:
     from fastdou import cards
     from fastdou.generation import as_move, legal_moves
-    from fastdou.moves import wild_mask
+    from fastdou.moves import mask_text, wild_mask, wild_text
     r = _rules(args)
-    last = as_move(args.last, r, wild_mask(args.wild, r))
+    mask = wild_mask(args.wild, r)
+    hand = wild_text(args.hand, mask)       # W: a card of the wild rank
+    last = as_move(args.last, r, mask)
     leading = last.is_pass                  # no --last, or --last pass: the hand leads
-    moves = legal_moves(args.hand, last=last, rules=r, wild=args.wild)
+    moves = legal_moves(hand, last=last, rules=r, wild=args.wild)
     if args.json:
-        wild = {} if not r.wilds else {"wild": args.wild}
-        print(json.dumps({"hand": cards.to_text(cards.parse(args.hand, r)),
+        wild = {} if not r.wilds else {"wild": mask_text(mask)}
+        print(json.dumps({"hand": cards.to_text(cards.parse(hand, r)),
                           "last": None if leading else last.text(), "rules": r.name,
                           "profile": r.profile, **wild,
                           "moves": [{"text": m.text(), "kind": m.kind.name.lower(),

@@ -30,7 +30,7 @@ from fastdou.kernels import position_state as KP
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.packing import contains
-from fastdou.moves import Move
+from fastdou.moves import Move, mask_text
 from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
 from fastdou.rules import Rules, as_rules, rules_array
 from fastdou.stepper import Stepper
@@ -61,7 +61,7 @@ def _start_play(state, rules, begin: dict, start, landlord) -> None:
         seat = 0
     else:
         seat = _seat("landlord", 0 if landlord is None else landlord, rules.players)
-    E.skip_to_play(state, rules_array(rules), seat)
+    E.skip_to_play(state, _played(rules), seat)
     begin["start"] = "play"
     if rules.bidding != "marked":
         begin["landlord"] = seat
@@ -75,6 +75,12 @@ def _as_id(action_id) -> int:
 
 
 _INT64 = np.int64
+
+
+def _played(rules: Rules) -> np.ndarray:
+    """The rules array of the engine calls a Game makes: with wild cards too (the engine's
+    ``legal_actions`` is then asked for the wild-card moves)."""
+    return rules_array(rules, wild=True)
 
 
 def _in_use():
@@ -130,7 +136,7 @@ class Game(Stepper):
         rules = as_rules(rules)
         seed, deal = whole("seed", seed), whole("deal", deal)
         state = E.new_state()
-        E.start(state, rules_array(rules), int(seed), int(deal))
+        E.start(state, _played(rules), int(seed), int(deal))
         begin = {"seed": int(seed), "deal": int(deal)}
         _start_play(state, rules, begin, start, landlord)
         return cls(rules, state, begin)
@@ -203,6 +209,16 @@ class Game(Stepper):
     def multiplier(self) -> int:
         return int(self._state[S.G_MULT])
 
+    @property
+    def wild(self) -> str | None:
+        """Under wild cards, the wild rank(s) as text (``"7"``, ``"79"``: what ``wild=``
+        takes) once play has drawn them; None before, and without wild cards."""
+        return mask_text(self._wilds) or None
+
+    @property
+    def _wilds(self) -> int:
+        return int(self._state[S.G_WILDS])
+
     def perfect_information_hand(self, seat: int) -> np.ndarray:
         """The 15 counts seat ``seat`` holds: perfect information, hidden from the other
         seats (a seat's own view is :meth:`observation`)."""
@@ -212,7 +228,8 @@ class Game(Stepper):
     @property
     def last_move(self) -> Move:
         """The move to beat (``Move.PASS`` when the player to act leads)."""
-        return Move.from_record(self._state[[S.G_LAST_CARDS, S.G_LAST_INFO]].astype(np.uint64))
+        return Move.from_record(self._state[[S.G_LAST_CARDS, S.G_LAST_INFO]].astype(np.uint64),
+                                self._wilds, self.rules)
 
     def is_terminal(self) -> bool:
         return self._state[S.G_PHASE] == S.PH_DONE
@@ -234,10 +251,21 @@ class Game(Stepper):
         out = self._actions_buf
         if out is None:
             out = self._actions_buf = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
+        if self.rules.wilds:
+            return self._wild_records(out)
         n = E.legal_actions(self._state, rules_array(self.rules), out)
         if n > len(out):
             out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
             E.legal_actions(self._state, rules_array(self.rules), out)
+        return out[:n]
+
+    def _wild_records(self, out) -> np.ndarray:
+        """:meth:`_records` under wild cards (the engine's wild-card body, compiled apart)."""
+        array = _played(self.rules)
+        n = E.legal_actions(self._state, array, out, True)
+        if n > len(out):
+            out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
+            E.legal_actions(self._state, array, out, True)
         return out[:n]
 
     @_exclusive
@@ -246,16 +274,21 @@ class Game(Stepper):
         every legal :class:`Move`, ``Move.PASS`` first when passing is legal."""
         records = self._records()
         if self.phase == "play":
-            return [Move.from_record(r) for r in records]
+            wilds, rules = self._wilds, self.rules
+            return [Move.from_record(r, wilds, rules) for r in records]
         return [int(r[0]) for r in records]
 
     def _record_of(self, action) -> np.ndarray:
         if self.phase == "play":
             if isinstance(action, str):
-                action = Move.parse(action, self.rules)
+                action = Move.parse(action, self.rules, wild=self.wild)
             if not isinstance(action, Move):
                 raise IllegalMoveError(f"the play phase takes a Move or its text, "
                                        f"not {short(action)}")
+            if action.wilds != self._wilds and not action.is_pass:
+                under = f"wild {mask_text(action.wilds)}" if action.wilds else "no wild card"
+                raise IllegalMoveError(f"{action.text()} is a move under {under}; this hand "
+                                       f"is played with {mask_text(self._wilds) or 'none'} wild")
             return action.record
         if not is_whole(action):
             raise IllegalMoveError(f"the {self.phase} phase takes an int, not {short(action)}")
@@ -279,7 +312,7 @@ class Game(Stepper):
         if self.phase != "play":
             allowed = ", ".join(str(a) for a in self.legal_actions())
             return f"{action!r} is not allowed in the {self.phase} phase now ({allowed})"
-        move = Move.from_record(record)
+        move = Move.from_record(record, self._wilds, self.rules)
         if move.is_pass:
             return f"seat {seat} leads and may not pass"
         held = self.perfect_information_hand(seat)
@@ -302,11 +335,14 @@ class Game(Stepper):
             held = np.uint64(self._state[S.G_HANDS + self.current_player])
             if not contains(held, record[0]):
                 raise IllegalMoveError(f"seat {self.current_player} does not hold "
-                                       f"{Move.from_record(record).text()}")
+                                       f"{self._move(record).text()}")
         self._log_row()[:] = self._state
-        self._actions.append(Move.from_record(record) if isinstance(action, str) else action)
+        self._actions.append(self._move(record) if isinstance(action, str) else action)
         self._n_ids = -1
-        E.apply(self._state, rules_array(self.rules), record)
+        E.apply(self._state, _played(self.rules), record)
+
+    def _move(self, record) -> Move:
+        return Move.from_record(record, self._wilds, self.rules)
 
     # ----------------------------------------------------------------- action ids
     def legal_action_ids(self) -> np.ndarray:
@@ -480,7 +516,7 @@ class Game(Stepper):
         packed = [sum(map(lshift, h, shifts)) for h in places]
         bright, dark = landlords if landlords is not None else (0, 0)
         state = E.new_state()
-        E.start_dealt(state, rules_array(rules), np.array(packed[:-1], np.uint64),
+        E.start_dealt(state, _played(rules), np.array(packed[:-1], np.uint64),
                       np.uint64(packed[-1]), int(first), int(bright), int(dark), int(seed),
                       4 * int(mark) if mark >= 0 else -1)   # the suit does not matter to play
         begin = {"seed": seed, "hands": texts[:-1], "kitty": texts[-1], "first": first}

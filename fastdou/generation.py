@@ -14,7 +14,9 @@ from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.wild_batch import wild_batch_offsets, wild_fill_batch, wild_first_invalid
 from fastdou.kernels.wild_moves import wild_beats, wild_moves
-from fastdou.moves import Move, MoveList, _classify, wild_mask
+from fastdou.moves import (
+    Move, MoveList, _classify, mask_ranks, mask_text, wild_mask, wild_text,
+)
 from fastdou.rules import as_rules, rules_array
 
 _PASS_RECORD = Move.PASS.record
@@ -30,7 +32,7 @@ def as_move(move, rules, wilds: int = 0) -> Move:
     if move is None:
         return Move.PASS
     if isinstance(move, str):
-        return Move.parse(move, rules, wild=_mask_ranks(wilds))
+        return Move.parse(move, rules, wild=mask_ranks(wilds) or None)
     if not isinstance(move, Move):
         raise IllegalMoveError(f"expected a Move, its text or None, not {short(move)}")
     if move.is_pass:
@@ -38,18 +40,8 @@ def as_move(move, rules, wilds: int = 0) -> Move:
     _cards.parse(move.cards, rules)
     if move not in _classify(move.cards, rules, wilds):
         raise IllegalMoveError(f"{move!r} is not a legal move under {rules.name} rules"
-                               + (f" with wild {_cards.to_text(_mask_counts(wilds))}"
-                                  if wilds else ""))
+                               + (f" with wild {mask_text(wilds)}" if wilds else ""))
     return move
-
-
-def _mask_counts(wilds: int) -> np.ndarray:
-    return np.array([wilds >> r & 1 for r in range(15)], np.uint8)
-
-
-def _mask_ranks(wilds: int):
-    """``wild=`` naming the ranks of the bit mask ``wilds`` (None for none)."""
-    return [r for r in range(15) if wilds >> r & 1] or None
 
 
 def legal_moves(hand: CardsLike, last: MoveLike | None = None,
@@ -59,10 +51,11 @@ def legal_moves(hand: CardsLike, last: MoveLike | None = None,
 
     Under rules with wild cards, ``wild`` names the wild rank: a rank token or index 3..2
     (``wild="7"``), two of them under ``wilds=2`` (``wild="79"`` or ``("7", "9")``); each
-    move is listed once per (cards, kind, rank, length, bomb class)."""
+    move is listed once per (cards, kind, rank, length, bomb class). Under one wild rank,
+    ``W`` in text is a card of it (``"3334W"``)."""
     rules = as_rules(rules)
     wilds = wild_mask(wild, rules)
-    packed = np.uint64(_cards.pack(_cards.parse(hand, rules)))
+    packed = np.uint64(_cards.pack(_cards.parse(wild_text(hand, wilds), rules)))
     record = as_move(last, rules, wilds).record
     if wilds:
         def generate(out):

@@ -17,7 +17,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
-from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError
+from fastdou.errors import AmbiguousMoveError, FastdouError, IllegalMoveError, InvalidCardsError
 from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels.layout import (
     BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT, BOMB_CLASS_WILD,
@@ -61,6 +61,28 @@ def wild_mask(wild, rules) -> int:
     return sum(1 << r for r in ranks)
 
 
+def mask_ranks(wilds: int) -> list:
+    """The ranks of the bit mask ``wilds``, low to high (rank indices)."""
+    return [r for r in range(RANK_2 + 1) if wilds >> r & 1]
+
+
+def mask_text(wilds: int) -> str:
+    """The ranks of the bit mask ``wilds`` as text (``"79"``; empty for none)."""
+    return "".join(_cards.TOKENS[r] for r in mask_ranks(wilds))
+
+
+def wild_text(cards, wilds: int):
+    """Card text with each ``W`` (a wild card) written as the wild rank's token, under one
+    wild rank (the bit mask ``wilds``); anything else unchanged."""
+    if not isinstance(cards, str) or "W" not in cards:
+        return cards
+    ranks = mask_ranks(wilds)
+    if len(ranks) != 1:
+        raise InvalidCardsError(f"'W' in {short(cards)} is a card of the wild rank: it needs "
+                                f"rules with one wild rank, and wild= naming it")
+    return cards.replace("W", _cards.TOKENS[ranks[0]])
+
+
 def _ranks_of(w) -> list:
     if isinstance(w, str):
         counts = _cards.parse(w)
@@ -70,8 +92,7 @@ def _ranks_of(w) -> list:
 
 def _pairs(row, wilds: int) -> tuple:
     """The sorted ``(wild rank, rank)`` pairs of a ``wild_readings`` row."""
-    ranks = [r for r in range(RANK_2 + 1) if wilds >> r & 1]
-    return tuple((w, t) for w, stands in zip(ranks, row[2:4])
+    return tuple((w, t) for w, stands in zip(mask_ranks(wilds), row[2:4])
                  for t, c in enumerate(_cards.unpack(int(stands))) for _ in range(int(c)))
 
 
@@ -319,7 +340,7 @@ def readings_of_text(text: str, rules, *, kind=None, wilds: int = 0) -> list:
         raise IllegalMoveError(f"a move's text must be a str, not {short(text)}")
     if text.strip().lower() in ("pass", "p", ""):
         return [Move.PASS]
-    text, stands = _stands_text(text, wilds)
+    text, stands = _stands_text(wild_text(text, wilds), wilds)
     main, plus, _ = text.partition("+")
     options = _classify(_cards.parse(text.replace("+", ""), rules), rules, wilds)
     if stands is not None:
@@ -364,7 +385,8 @@ def _stands_as(move: Move, stands: np.ndarray, rules) -> bool:
     """Whether the wild cards of ``move`` standing for the ranks ``stands`` (counts, one per
     wild card) read as ``move``."""
     counts = move.cards.astype(np.int64)
-    wild = np.array([move.wilds >> r & 1 for r in range(len(counts))], bool)
+    wild = np.zeros(len(counts), bool)
+    wild[mask_ranks(move.wilds)] = True
     if stands.sum() != counts[wild].sum():
         return False
     natural = np.where(wild, 0, counts)
@@ -405,7 +427,8 @@ def classify(cards: CardsLike, rules: RulesLike = "classic", *, wild=None) -> li
     """Every reading of ``cards`` played as one move (empty if none); under wild cards
     (``wild``, see :func:`fastdou.legal_moves`) one per (kind, rank, length, bomb class)."""
     rules = as_rules(rules)
-    return _classify(_cards.parse(cards, rules), rules, wild_mask(wild, rules))
+    wilds = wild_mask(wild, rules)
+    return _classify(_cards.parse(wild_text(cards, wilds), rules), rules, wilds)
 
 
 def _classify(counts: np.ndarray, rules, wilds: int) -> list[Move]:

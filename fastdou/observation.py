@@ -41,6 +41,7 @@ class Observation:
     landlord: int               # -1 before it is known
     partner: int                # five_player's dark landlord once the seat may know it, else -1
     trump: int                  # jinling's trump suit (0..3), else -1
+    wild: str | None = None     # the wild rank(s) once play has drawn them (Game.wild)
 
 
 def observe(game, seat: int) -> Observation:
@@ -64,7 +65,7 @@ def observe(game, seat: int) -> Observation:
         to_act=-1 if game.is_terminal() else int(st[S.G_PLAYER]),
         hand=_cards.unpack(int(st[S.G_HANDS + seat])),
         kitty=(_cards.unpack(int(st[S.G_KITTY]))
-               if KE.sees_kitty(st, rules_array(rules), seat) else None),
+               if KE.sees_kitty(st, rules_array(rules, wild=True), seat) else None),
         played=tuple(played),
         cards_left=tuple(int(_cards.unpack(int(st[S.G_HANDS + s])).sum()) for s in range(n)),
         last_move=game.last_move,
@@ -73,5 +74,5 @@ def observe(game, seat: int) -> Observation:
         doubled=tuple(bool((st[S.G_DOUBLED] >> s) & 1) for s in range(n)),
         multiplier=int(st[S.G_MULT]), landlord=int(st[S.G_LANDLORD]),
         partner=int(st[S.G_PARTNER]) if KE.knows_partner(st, seat) else -1,
-        trump=int(st[S.G_TRUMP]))
+        trump=int(st[S.G_TRUMP]), wild=game.wild)
 

@@ -29,7 +29,9 @@ from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
 from fastdou.moves import Move
 from fastdou.kernels.play import POLICY_SIGNATURE
-from fastdou.policies import FUNCTIONS, check_user_policy, import_policy, njit_policy, passed
+from fastdou.policies import (
+    FUNCTIONS, built_in_function, check_user_policy, import_policy, njit_policy, passed,
+)
 from fastdou.rules import Rules, as_rules, rules_array
 
 __all__ = ["Policy", "bind", "policy"]
@@ -67,7 +69,7 @@ class Policy:
         a :class:`~fastdou.Move` in play, as ``game.play`` takes it."""
         records, i = self._pick(game)
         if game.phase == "play":
-            return Move.from_record(records[i])
+            return Move.from_record(records[i], game._wilds, game.rules)
         return int(records[i, 0])
 
     def choose_id(self, game) -> int:
@@ -85,17 +87,20 @@ class Policy:
                                 f"({self.rules.profile} profile); the game is "
                                 f"{game.rules.name} ({game.rules.profile}): make the policy "
                                 f"with rules=game.rules")
+        if game.rules.wilds:
+            return self.pick_state(game._state, rules_array(game.rules, wild=True), wild=True)
         return self.pick_state(game._state, rules_array(game.rules))
 
-    def pick_state(self, state: np.ndarray, rules_array: np.ndarray) -> tuple:
+    def pick_state(self, state: np.ndarray, rules_array: np.ndarray, *,
+                   wild: bool = False) -> tuple:
         """The legal action records of ``state`` (engine order) and the index the policy
         picks among them, advancing ``rng``: what the adapters' agents call on the state
-        arrays of their environments."""
+        arrays of their environments (``wild``: rules with wild cards)."""
         buf = self._buf
-        n = E.legal_actions(state, rules_array, buf)
+        n = _actions(state, rules_array, buf, wild)
         if n > len(buf):                          # grown as the loop grows its buffer
             buf = self._buf = np.empty((max(n, 2 * len(buf)), REC_WIDTH), np.uint64)
-            E.legal_actions(state, rules_array, buf)
+            _actions(state, rules_array, buf, wild)
         if n == 0:
             raise GameStateError("no seat is to act")
         i, rng = self._fn(state, buf[:n] if self._user else buf, n, np.uint64(self.rng))
@@ -107,6 +112,14 @@ class Policy:
 
     def __repr__(self) -> str:
         return f"<Policy {self.name} for {self.rules.name}, seed {self.seed}>"
+
+
+def _actions(state, rules_array, buf, wild) -> int:
+    """``engine.legal_actions``; its wild-card body only for rules with wild cards (compiled
+    apart)."""
+    if wild:
+        return E.legal_actions(state, rules_array, buf, True)
+    return E.legal_actions(state, rules_array, buf)
 
 
 def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
@@ -131,7 +144,7 @@ def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
                               f"path 'module:function'")
         if not passed(FUNCTIONS[p]):
             return Policy(FUNCTIONS[p], p, False, r, seed)
-        p = FUNCTIONS[p]
+        p = built_in_function(p, r)
     if not callable(p):
         raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     njit_policy(p)

@@ -41,6 +41,15 @@ def njit_policy(fn):
     return fn
 
 
+def built_in_function(name, rules):
+    """The function of a built-in player passed to the loops (the expert, pimc), for
+    ``rules``: they search with the classic generator, so not under wild cards yet."""
+    if rules.wilds:
+        raise PolicyError(f"policy {name} does not play wild cards yet; random, greedy or an "
+                          f"@njit function do")
+    return FUNCTIONS[name]
+
+
 def _first_line(e):
     return short((str(e).splitlines() or [type(e).__name__])[0])
 
@@ -119,7 +128,7 @@ def policy_codes(policies, rules, functions: int = 1):
                                   f"{', '.join(POLICIES)} or an @njit function")
             codes[s] = POLICIES[p]
             if codes[s] == USER:
-                p = FUNCTIONS[p]
+                p = built_in_function(p, rules)
         if callable(p):
             k = next((j for j, f in enumerate(found) if f is p), len(found))
             if k == len(found):

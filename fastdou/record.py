@@ -46,6 +46,7 @@ class GameResult:
     plays: int                  # non-pass plays
     redeals: int
     history: tuple              # (seat, phase, action) for every action
+    wild: str | None = None     # the wild rank(s) drawn (Game.wild), None without wild cards
 
 
 def _is_logged_id(action) -> bool:
@@ -130,12 +131,13 @@ def _rules_from_json(d) -> Rules:
     return Rules.from_json(d)
 
 
-def _action_from_json(a, rules):
-    """An action of a record: ``"pass"``, an int, or ``[text, kind]``."""
+def _action_from_json(a, rules, wild):
+    """An action of a record: ``"pass"``, an int, or ``[text, kind]`` (under the wild ranks
+    ``wild`` of the game replaying it)."""
     if isinstance(a, list):
         if len(a) != 2 or not all(isinstance(x, str) for x in a):
             raise RecordError(f"a move in a record is [text, kind], not {short(a)}")
-        return Move.parse(a[0], rules, kind=a[1])
+        return Move.parse(a[0], rules, kind=a[1], wild=wild)
     if isinstance(a, str) or is_whole(a):
         return a
     raise RecordError(f"an action in a record is 'pass', an int or [text, kind], "
@@ -170,7 +172,7 @@ def result(game: Game) -> GameResult:
                 "reveals": int(st[S.G_REVEALS])},
         bid=int(st[S.G_BID]), landlord=int(st[S.G_LANDLORD]),
         partner=int(st[S.G_PARTNER]), plays=int(st[S.G_PLAYS]),
-        redeals=int(st[S.G_REDEALS]), history=tuple(history))
+        redeals=int(st[S.G_REDEALS]), history=tuple(history), wild=game.wild)
 
 
 def outcome(game: Game) -> str:
@@ -208,8 +210,11 @@ def record(game: Game) -> dict:
             actions.append(action)
         else:
             actions.append(int(action))
-    return {"rules": game.rules.to_json(changes=True), "start": game._start, "actions": actions,
-            "deals": game.deals}
+    out = {"rules": game.rules.to_json(changes=True), "start": game._start, "actions": actions,
+           "deals": game.deals}
+    if game.rules.wilds:
+        out["wild"] = game.wild
+    return out
 
 
 def dumps(game: Game) -> str:
@@ -253,9 +258,12 @@ def loads(cls: type[Game], text: str) -> Game:
         raise RecordError(f"the record's start: {e}") from None
     for k, a in enumerate(actions):
         try:
-            game.play(_action_from_json(a, rules))
+            game.play(_action_from_json(a, rules, game.wild))
         except FastdouError as e:
             raise type(e)(f"action {k} of the record: {e}") from None
     if "deals" in rec and rec["deals"] != game.deals:
         raise RecordError("the record's deals are not those its replay deals")
+    if "wild" in rec and rec["wild"] != game.wild:
+        raise RecordError(f"the record's wild rank(s) {short(rec['wild'])} are not those its "
+                          f"replay draws ({game.wild})")
     return game

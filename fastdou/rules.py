@@ -23,7 +23,9 @@ from fastdou.kernels.answer_counts import answer_fields
 from fastdou.kernels.state import MAX_PLAYERS as S_MAX_PLAYERS
 from fastdou.kernels.state import SCORE_UNIT
 from fastdou.kinds import Kind
-from fastdou.presets import CLASSIC_KINDS, PRESETS, PROFILES, deck_of, preset_name
+from fastdou.presets import (  # PRESETS: looked up here by fastdou and the command line
+    CLASSIC_KINDS, PRESETS, PROFILES, deck_of, is_preset, preset_fields, preset_name,
+)
 
 # Not kinds a rule set enables: the pass, and the bombs (sized by the bomb fields).
 _NOT_ENABLED = frozenset({Kind.PASS} | {k for k in Kind if L.KINDS[k, L.K_BOMB]})
@@ -438,7 +440,7 @@ def _normalise(base: Rules, changes: dict) -> dict:
 @functools.lru_cache(maxsize=None)
 def _preset(name: str) -> Rules:
     """A preset as given (cached: a Rules is immutable, and its kernel array is built once)."""
-    return Rules(name=name, **PRESETS[name])
+    return Rules(name=name, **preset_fields(name))
 
 
 def rules(name: str | Rules = "classic", *, profile: str | None = None,
@@ -463,8 +465,8 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None,
             raise RulesError(f"unknown profile {short(profile)}; profiles: "
                              f"{', '.join(PROFILES)}")
         fields.update(PROFILES[profile], profile=profile)
-        preset_kinds = PRESETS[base.name].get("kinds", Rules.kinds) \
-            if base.name in PRESETS else base.kinds
+        preset_kinds = preset_fields(base.name).get("kinds", Rules.kinds) \
+            if is_preset(base.name) else base.kinds
         if not _NO_FOUR_TWO & preset_kinds:   # four_two is the profile's only for presets
             del fields["four_two"]            # that have it
 
@@ -475,13 +477,14 @@ def rules(name: str | Rules = "classic", *, profile: str | None = None,
 def _json_base(name, profile) -> Rules:
     """What JSON rules are read and written against: the preset ``name`` with ``profile``,
     or for any other name the dataclass defaults."""
-    if isinstance(name, str) and name in PRESETS:
+    if is_preset(name):
         return rules(name, profile=profile)
     return Rules(name=name, profile=profile)
 
 
 # What takes rules with wild cards so far; everything else refuses them (rules_array).
-WILD_ENTRY_POINTS = "legal_moves, classify, beats and Move.parse"
+WILD_ENTRY_POINTS = ("legal_moves, classify, beats, Move.parse, simulate, evaluate and Game "
+                     "(not its action ids, encodings or positions)")
 
 
 def rules_array(rules: Rules, *, wild: bool = False) -> np.ndarray:

@@ -7,7 +7,13 @@ bid, 1 for call, grab, reveal or double. :func:`legal_actions` lists them in a f
 (the pass first), :func:`apply` plays one without checking it.
 
 Randomness: deal ``index`` of ``seed`` draws its shuffle and the first bidder from the
-stream ``deal_stream(seed, index, redeal)``; nothing else in the engine is random.
+stream ``deal_stream(seed, index, redeal)``, and under rules with wild cards the wild ranks
+from a stream of the same deal keyed apart (:func:`_draw_wilds`, when play opens); nothing
+else in the engine is random.
+
+Wild cards: :func:`legal_actions` lists their moves only when passed ``wild=True``, which
+compiles the wild-card generator in; without it (the default) a caller's compiled code holds
+only the classic one. :func:`apply` scores bombs by class under any rules.
 """
 
 import numpy as np
@@ -24,10 +30,12 @@ from fastdou.kernels.layout import (
     R_BOMB_FACTOR, R_CARD_POINTS, R_DECK, R_DOUBLING, R_HAND_SIZE, R_HANDICAP, R_JOKER_FACTOR,
     R_KITTY, R_KITTY_TO_LANDLORD, R_KITTY_TRUMP, R_MAX_BID, R_MAX_GRABS, R_MAX_REDEALS,
     R_ANTI_SPRING_PLAYS, R_PLAYERS, R_SCORING, R_SPRING, ROCKET, SCORING_LANDLORD, SCORING_POINTS,
-    SMALL_JOKER,
+    BOMB_CLASS_SOFT, BOMB_CLASS_WILD, INFO_CLASS_SHIFT, R_SOFT_FACTOR, R_WILD_FACTOR, R_WILDS,
+    RANK_2, SMALL_JOKER,
 )
 from fastdou.kernels.moves import actions_of_play, kind_of
 from fastdou.kernels.packing import count, size, unit
+from fastdou.kernels.wild_moves import wild_actions_of_play
 from fastdou.kernels.state import (
     BOMB_SIZE_BITS, G_ACTIONS, G_BID, G_BIDDER, G_BOMB_SIZES, G_BOMBS, G_DEAL, G_DECLINED,
     G_DOUBLED, G_DOUBLES, G_FIRST, G_GRABS, G_HANDS, G_KITTY, G_LANDLORD, G_LAST_CARDS,
@@ -35,13 +43,15 @@ from fastdou.kernels.state import (
     G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES, G_SEED, G_SPRING,
     G_RULES, G_TEAM, G_TEAM_PLAYS, G_TRUMP, G_TURNS, G_WINNER, MAX_REDEALS_CAP, N_RULE_FIELDS,
     PH_BID, PH_DONE,
-    G_HISTORY, G_PARTNER_KNOWN, G_PLAYED, G_SEAT_FIRST, G_SEAT_LAST, HISTORY_LEN, MAX_PLAYERS,
+    G_HISTORY, G_PARTNER_KNOWN, G_PLAYED, G_SEAT_FIRST, G_SEAT_LAST, G_WILDS, HISTORY_LEN,
+    MAX_PLAYERS,
     NO_ACTION,
     PH_DOUBLE, PH_PLAY, PH_REVEAL, SCORE_UNIT, SIDE_FARMERS, SIDE_LANDLORD, SIDE_NONE,
     SIDE_VOID, SPRUNG_ANTI, SPRUNG_NONE, SPRUNG_SPRING, STATE_SIZE,
 )
 
 _REDEAL_KEY = np.uint64(0xD1B54A32D192ED03)
+_WILD_KEY = np.uint64(0x9E6C63D0676A9A99)
 
 
 @kernel
@@ -258,6 +268,7 @@ def _begin_doubling(state, rules):
 def _begin_play(state, rules):
     state[G_PHASE] = PH_PLAY
     state[G_PLAYER] = state[G_LANDLORD]
+    state[G_WILDS] = _draw_wilds(state, rules) if rules[R_WILDS] > 0 else 0
     state[G_LAST_CARDS] = 0
     state[G_LAST_INFO] = 0
     state[G_LAST_PLAYER] = -1
@@ -269,6 +280,21 @@ def _begin_play(state, rules):
         state[G_SEAT_LAST + 2 * s + 1] = NO_ACTION
         state[G_SEAT_FIRST + 2 * s] = 0
         state[G_SEAT_FIRST + 2 * s + 1] = NO_ACTION
+
+
+@kernel
+def _draw_wilds(state, rules):
+    """The bit mask of ``rules``' wild ranks (R_WILDS distinct ranks of 3..2, uniform) for
+    the hand in ``state``: from the deal's stream keyed apart from its shuffle, so that
+    play, not bidding, reveals them and every way of playing deal ``index`` draws the
+    same."""
+    rng = deal_stream(np.uint64(state[G_SEED]) ^ _WILD_KEY, state[G_DEAL], state[G_REDEALS])
+    a, rng = next_below(rng, RANK_2 + 1)
+    mask = np.int64(1) << a
+    if rules[R_WILDS] == 2:
+        b, rng = next_below(rng, RANK_2)
+        mask |= np.int64(1) << (b + (b >= a))
+    return mask
 
 
 @kernel
@@ -353,10 +379,11 @@ def _bid_values(state, rules, out):
 
 
 @inline_kernel
-def legal_actions(state, rules, out):
+def legal_actions(state, rules, out, wild=None):
     """The actions of the player to act, as records in ``out``; returns how many there are
     (writing only as many as fit). Play phase: the pass first unless leading, then the
-    generator's moves; other phases: see :func:`apply`."""
+    generator's moves; other phases: see :func:`apply`. ``wild=True`` (rules with wild cards):
+    the moves with the wild ranks ``G_WILDS``, each info word with its bomb class."""
     phase = state[G_PHASE]
     if phase == PH_DONE:
         return 0
@@ -367,7 +394,9 @@ def legal_actions(state, rules, out):
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
     # The move to answer as a record: a tuple (no allocation, no reference counting).
     last = (np.uint64(state[G_LAST_CARDS]), np.uint64(state[G_LAST_INFO]))
-    return actions_of_play(hand, last, rules, out)
+    if wild is None:       # pruned while compiling: only one generator is compiled in
+        return actions_of_play(hand, last, rules, out)
+    return wild_actions_of_play(hand, state[G_WILDS], last, rules, out)
 
 
 @inline_kernel
@@ -528,7 +557,7 @@ def _play(state, rules, cards, info):
     if kind == BOMB:
         state[G_BOMBS] += 1
         state[G_BOMB_SIZES] += np.int64(1) << (BOMB_SIZE_BITS * (min(size(cards), 8) - 1))
-        state[G_MULT] *= rules[R_BOMB_FACTOR + min(size(cards), 8)]
+        state[G_MULT] *= _bomb_factor(cards, info, rules)
     elif kind == ROCKET:
         state[G_ROCKETS] += 1
         state[G_MULT] *= rules[R_JOKER_FACTOR]
@@ -539,6 +568,17 @@ def _play(state, rules, cards, info):
         _finish(state, rules, p)
     else:
         state[G_PLAYER] = nxt
+
+
+@inline_kernel
+def _bomb_factor(cards, info, rules):
+    """The multiplier of a bomb: by its class with wild cards (soft, wild), else by size."""
+    cls = info >> np.uint64(INFO_CLASS_SHIFT)
+    if cls == BOMB_CLASS_SOFT:
+        return rules[R_SOFT_FACTOR]
+    if cls == BOMB_CLASS_WILD:
+        return rules[R_WILD_FACTOR]
+    return rules[R_BOMB_FACTOR + min(size(cards), 8)]
 
 
 @kernel

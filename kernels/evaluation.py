@@ -16,7 +16,7 @@ import numpy as np
 from numba import types
 
 from fastdou.kernels.engine import new_deck_buffer, new_state, skip_to_play
-from fastdou.kernels.jit import kernel, nogil_kernel
+from fastdou.kernels.jit import inline_nrt_kernel, kernel, nogil_kernel
 from fastdou.kernels.layout import R_PLAYERS
 from fastdou.kernels.play import (
     POLICY_TYPE, _start_in, _store, new_actions, play_into, policy_stream,
@@ -40,14 +40,9 @@ def seat_codes(state, rules, pair, mode, turn, codes):
         codes[s] = pair[0] if mine else pair[1]
 
 
-@nogil_kernel
-def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user, user_b):
-    """Play deals ``first .. first + len(results) - 1``, each once per turn
-    (``results.shape[1]`` turns): ``results[k, t]`` gets ``play.RESULT_FIELDS`` of deal
-    first + k on turn t, ``scores[k, t]`` its score changes (SCORE_UNITs), ``errors[k, t]``
-    its ``play.ERROR_*`` code. ``pair``: A's and B's policy codes; ``user`` plays USER,
-    ``user_b`` USER_B (A and B may each be a policy function).
-    Call it through :func:`compiled_evaluate_range`; runs without the GIL."""
+@inline_nrt_kernel
+def _evaluate(rules, seed, first, pair, mode, results, scores, errors, user, user_b, wild):
+    """:func:`evaluate_range`'s body; ``wild``: see ``play.play_into``."""
     dealt = new_state()
     state = new_state()
     buf = new_actions()
@@ -62,9 +57,28 @@ def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user
             state[:] = dealt
             seat_codes(state, rules, pair, mode, t, codes)
             error, buf = play_into(state, rules, codes, policy_stream(seed, first + k),
-                                   no_rows, user, user_b, buf, scratch)
+                                   no_rows, user, user_b, buf, scratch, wild)
             errors[k, t] = error
             _store(state, rules, results[k, t], scores[k, t])
+
+
+@nogil_kernel
+def evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user, user_b):
+    """Play deals ``first .. first + len(results) - 1``, each once per turn
+    (``results.shape[1]`` turns): ``results[k, t]`` gets ``play.RESULT_FIELDS`` of deal
+    first + k on turn t, ``scores[k, t]`` its score changes (SCORE_UNITs), ``errors[k, t]``
+    its ``play.ERROR_*`` code. ``pair``: A's and B's policy codes; ``user`` plays USER,
+    ``user_b`` USER_B (A and B may each be a policy function).
+    Call it through :func:`compiled_evaluate_range`; runs without the GIL."""
+    _evaluate(rules, seed, first, pair, mode, results, scores, errors, user, user_b, None)
+
+
+@nogil_kernel
+def wild_evaluate_range(rules, seed, first, pair, mode, results, scores, errors, user,
+                        user_b):
+    """:func:`evaluate_range` for rules with wild cards (its own kernel, as
+    ``play.wild_simulate_range``)."""
+    _evaluate(rules, seed, first, pair, mode, results, scores, errors, user, user_b, True)
 
 
 _I64 = types.int64
@@ -73,11 +87,12 @@ _SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64, _I64[:, :, ::1], _I64[:, :, :
               _I64[:, ::1], POLICY_TYPE, POLICY_TYPE)
 
 
-def compiled_evaluate_range():
-    """:func:`evaluate_range` compiled (or loaded from the cache) for its one signature,
-    ``user`` and ``user_b`` first-class policies (any ``@njit`` policies, or
-    ``play.no_user_policy``)."""
-    if not evaluate_range.signatures:
-        evaluate_range.compile(_SIGNATURE)
-        evaluate_range.disable_compile()
-    return evaluate_range
+def compiled_evaluate_range(wild=False):
+    """:func:`evaluate_range` (``wild``: :func:`wild_evaluate_range`) compiled (or loaded
+    from the cache) for its one signature, ``user`` and ``user_b`` first-class policies (any
+    ``@njit`` policies, or ``play.no_user_policy``)."""
+    kernel = wild_evaluate_range if wild else evaluate_range
+    if not kernel.signatures:
+        kernel.compile(_SIGNATURE)
+        kernel.disable_compile()
+    return kernel

@@ -29,7 +29,7 @@ from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random
 from fastdou.kernels.state import (
     G_ACTIONS, G_BID, G_BOMB_SIZES, G_BOMBS, G_DOUBLES, G_GRABS, G_LANDLORD, G_MARKED, G_MULT,
     G_OUT, G_PARTNER, G_PHASE, G_PLAYER, G_PLAYS, G_REDEALS, G_REVEALS, G_ROCKETS, G_SCORES,
-    G_SPRING, G_TEAM, G_TRUMP, G_WINNER, PH_DONE,
+    G_SPRING, G_TEAM, G_TRUMP, G_WILDS, G_WINNER, PH_DONE,
 )
 
 # A policy (state, actions, n, rng) -> (index, rng), as the loops call it.
@@ -47,7 +47,8 @@ RESULT = (("winner", G_WINNER), ("landlord", G_LANDLORD), ("partner", G_PARTNER)
           ("rockets", G_ROCKETS), ("spring", G_SPRING), ("plays", G_PLAYS),
           ("actions", G_ACTIONS), ("redeals", G_REDEALS), ("grabs", G_GRABS),
           ("doubles", G_DOUBLES), ("reveals", G_REVEALS), ("out", G_OUT),
-          ("marked", G_MARKED), ("trump", G_TRUMP), ("bomb_sizes", G_BOMB_SIZES))
+          ("marked", G_MARKED), ("trump", G_TRUMP), ("bomb_sizes", G_BOMB_SIZES),
+          ("wilds", G_WILDS))
 RESULT_NAMES = tuple(name for name, _ in RESULT)
 RESULT_FIELDS = tuple(field for _, field in RESULT)
 ERROR_NONE = 0
@@ -78,16 +79,16 @@ def play_with(state, rules, codes, rng, history, user):
 
 
 @inline_nrt_kernel
-def play_into(state, rules, codes, rng, history, user, user_b, buf, scratch):
+def play_into(state, rules, codes, rng, history, user, user_b, buf, scratch, wild=None):
     """:func:`play_with` on the caller's buffers, with two policy functions: ``user`` plays
     the seats coded USER, ``user_b`` those coded USER_B (pass ``user`` twice for one).
     ``buf``: the action buffer (:func:`new_actions`), ``scratch`` the deck buffer a redeal
     shuffles in (``engine.new_deck_buffer``). Returns (ERROR_* code, the action buffer:
     ``buf``, or the larger one that replaced it when a hand had more actions than it
-    holds)."""
+    holds). ``wild=True``: rules with wild cards (``engine.legal_actions``)."""
     while True:
         error, rng, n = _play_on(state, rules, codes, rng, history, user, user_b, buf,
-                                 scratch)
+                                 scratch, wild)
         if error != _NEED_ROOM:
             return error, buf
         buf = np.empty((2 * n, REC_WIDTH), np.uint64)
@@ -116,7 +117,7 @@ def choose_of(code, state, actions, n, rng, user, user_b):
 
 
 @leaf
-def _play_on(state, rules, codes, rng, history, user, user_b, buf, scratch):
+def _play_on(state, rules, codes, rng, history, user, user_b, buf, scratch, wild):
     """The loop of :func:`play_into` on a buffer it never replaces: plays until the hand
     ends, a policy errs, or the seat to act has more actions than ``buf`` holds
     (``_NEED_ROOM``, nothing played). Returns (code, rng, actions of the seat to act).
@@ -125,7 +126,7 @@ def _play_on(state, rules, codes, rng, history, user, user_b, buf, scratch):
     caller's, and it allocates nothing (Numba refuses to compile an allocation here). The
     counting cost about 40% of a random game (measured: 93k against 161k games/s)."""
     while state[G_PHASE] != PH_DONE:
-        n = legal_actions(state, rules, buf)
+        n = legal_actions(state, rules, buf, wild)
         if n > buf.shape[0]:
             return _NEED_ROOM, rng, n
         i, rng = choose_of(codes[state[G_PLAYER]], state, buf, n, rng, user, user_b)
@@ -185,6 +186,21 @@ def _dealt(rules, seed, index):
     return state
 
 
+@inline_nrt_kernel
+def _simulate(rules, seed, first, codes, results, scores, errors, user, user_b, wild):
+    """:func:`simulate_range`'s body; ``wild``: see :func:`play_into`."""
+    state = new_state()
+    buf = new_actions()
+    scratch = new_deck_buffer()
+    no_rows = np.empty((0, 4), np.int64)
+    for k in range(results.shape[0]):
+        _start_in(state, rules, seed, first + k, scratch)
+        error, buf = play_into(state, rules, codes, policy_stream(seed, first + k), no_rows,
+                               user, user_b, buf, scratch, wild)
+        errors[k] = error
+        _store(state, rules, results[k], scores[k])
+
+
 @nogil_kernel
 def simulate_range(rules, seed, first, codes, results, scores, errors, user, user_b):
     """Play deals ``first .. first + len(results) - 1``: ``results[k]`` gets the
@@ -195,16 +211,14 @@ def simulate_range(rules, seed, first, codes, results, scores, errors, user, use
     a call: ``fastdou.simulate`` gives each thread a range of its own (Python threads: a
     ``prange`` here cost 4.5 s more of a cold start, measured: its gufunc links and
     optimizes the whole game engine once more)."""
-    state = new_state()
-    buf = new_actions()
-    scratch = new_deck_buffer()
-    no_rows = np.empty((0, 4), np.int64)
-    for k in range(results.shape[0]):
-        _start_in(state, rules, seed, first + k, scratch)
-        error, buf = play_into(state, rules, codes, policy_stream(seed, first + k), no_rows,
-                               user, user_b, buf, scratch)
-        errors[k] = error
-        _store(state, rules, results[k], scores[k])
+    _simulate(rules, seed, first, codes, results, scores, errors, user, user_b, None)
+
+
+@nogil_kernel
+def wild_simulate_range(rules, seed, first, codes, results, scores, errors, user, user_b):
+    """:func:`simulate_range` for rules with wild cards: its own kernel, so that the
+    classic one holds no wild-card code (:func:`compiled_simulate_range`)."""
+    _simulate(rules, seed, first, codes, results, scores, errors, user, user_b, True)
 
 
 _I64 = types.int64
@@ -213,11 +227,12 @@ _SIMULATE_SIGNATURE = (_RULES, _I64, _I64, _I64[::1], _I64[:, ::1], _I64[:, ::1]
                        POLICY_TYPE, POLICY_TYPE)
 
 
-def compiled_simulate_range():
-    """:func:`simulate_range` compiled (or loaded from the cache) for its one signature,
-    ``user`` and ``user_b`` first-class policies: pass any ``@njit`` policies, or
-    :func:`no_user_policy`."""
-    if not simulate_range.signatures:
-        simulate_range.compile(_SIMULATE_SIGNATURE)
-        simulate_range.disable_compile()
-    return simulate_range
+def compiled_simulate_range(wild=False):
+    """:func:`simulate_range` (``wild``: :func:`wild_simulate_range`) compiled (or loaded
+    from the cache) for its one signature, ``user`` and ``user_b`` first-class policies: pass
+    any ``@njit`` policies, or :func:`no_user_policy`."""
+    kernel = wild_simulate_range if wild else simulate_range
+    if not kernel.signatures:
+        kernel.compile(_SIMULATE_SIGNATURE)
+        kernel.disable_compile()
+    return kernel

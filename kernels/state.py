@@ -86,7 +86,8 @@ G_SEAT_FIRST = G_SEAT_LAST + 2 * MAX_PLAYERS  # the same for the seat's first on
 HISTORY_LEN = 16    # play-phase actions kept: action t (G_TURNS counts them) at slot t % 16
 G_HISTORY = G_SEAT_FIRST + 2 * MAX_PLAYERS  # G_HISTORY + 3 slot (+0, +1, +2): cards, info, seat
 NO_ACTION = -1      # the info of a seat that has not acted in play yet
-G_RULES = G_HISTORY + 3 * HISTORY_LEN   # G_RULES + i: entry i of the rules array
+G_WILDS = G_HISTORY + 3 * HISTORY_LEN   # bit mask of the wild ranks: drawn when play opens
+G_RULES = G_WILDS + 1   # G_RULES + i: entry i of the rules array
 N_RULE_FIELDS = RULES_SIZE
 STATE_SIZE = G_RULES + N_RULE_FIELDS
 

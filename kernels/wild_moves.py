@@ -307,3 +307,15 @@ def wild_moves(hand, wilds, rules, last, out):
     ranks: records in ``out`` of shape ``(cap, 2)``, each info word with its bomb class.
     Returns how many moves there are, writing the first ``cap``."""
     return wild_moves_into(hand, wilds, rules, last, out)
+
+
+@inline_leaf
+def wild_actions_of_play(hand, wilds, last, rules, out):
+    """``moves.actions_of_play`` with wild cards: the pass record first when there is a
+    ``last`` move to answer, then :func:`wild_moves_into`."""
+    if kind_of(last[REC_INFO]) == PASS:
+        return wild_moves_into(hand, wilds, rules, last, out)
+    if out.shape[0] > 0:
+        out[0, 0] = 0
+        out[0, 1] = 0
+    return 1 + wild_moves_into(hand, wilds, rules, last, out[1:])

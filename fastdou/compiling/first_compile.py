@@ -20,6 +20,7 @@ from fastdou.compiling.cold_start import cache_index, generator_from_helper
 from fastdou.compiling.compile_notice import DONE, START, quiet, silenced
 from fastdou.kernels import play as P
 from fastdou.policies import import_policy, njit_policy
+from fastdou.rules import as_rules
 from fastdou.sim.simulation import simulate
 
 NOTICE = START.format(what="the simulation")
@@ -27,10 +28,15 @@ USER_NOTICE = ("fastdou: compiling policy {name} (a user policy is compiled in e
                "new process)...")
 
 
-def _cache_missing() -> bool:
+def _kernel(rules):
+    """The simulation kernel ``rules`` are played by (wild cards have their own)."""
+    return P.wild_simulate_range if as_rules(rules).wilds else P.simulate_range
+
+
+def _cache_missing(rules) -> bool:
     """Whether the cached simulation kernel has no index file on disk (if Numba's cache
     layout cannot be read, fall back on the timer)."""
-    index = cache_index(P.simulate_range)
+    index = cache_index(_kernel(rules))
     return index is not None and not os.path.exists(index)
 
 
@@ -46,16 +52,16 @@ def _user_policy(policies):
     return None
 
 
-def _in_process() -> bool:
+def _in_process(rules) -> bool:
     """Whether the built-in simulation kernel is compiled in this process already."""
-    return bool(P.simulate_range.signatures)
+    return bool(_kernel(rules).signatures)
 
 
 def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
     """Compile what ``simulate(rules=rules, policies=policies)`` needs; returns seconds."""
     stream = sys.stderr if stream is None else stream
     user = _user_policy(policies)
-    if user is None and _in_process():
+    if user is None and _in_process(rules):
         return 0.0                                  # compiled in this process already
     said = threading.Event()
     lock = threading.Lock()
@@ -72,7 +78,7 @@ def compiled(rules, policies, *, stream=None, after: float = 4.0) -> float:
         for p in policies if isinstance(policies, (list, tuple)) else [policies]:
             if isinstance(p, str) and ":" in p:
                 njit_policy(import_policy(p))     # a bad path fails before the notice
-    if user is not None or _cache_missing():
+    if user is not None or _cache_missing(rules):
         notice()
     timer = threading.Timer(after, notice)
     timer.daemon = True

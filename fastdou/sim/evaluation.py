@@ -257,14 +257,14 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
         pair = codes[:2].copy()                  # A's code, then B's
         names = policy_names(a, 1)[0], policy_names(b, 1)[0]
         turns, chunk_size = (rules.players if mode == KE.BIDDING else 2), CHUNK
-        kernel = KE.compiled_evaluate_range()
+        kernel = KE.compiled_evaluate_range(rules.wilds > 0)
 
         def play(rules_array, seed, first, pair, res, scores, errors, fn, fn_b):
             kernel(rules_array, seed, first, pair, mode, res, scores, errors, fn, fn_b)
 
         def play_chunk(pool, first, res, scores, errors):
-            run(play, users, pool, threads, rules_array(rules), seed, first, pair, res, scores,
-                errors)
+            run(play, users, pool, threads, rules_array(rules, wild=True), seed, first, pair,
+                res, scores, errors)
 
     sums = {role: (_Sums(), _Sums()) for role in ROLES}
     void = done = 0

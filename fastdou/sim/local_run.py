@@ -43,7 +43,8 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
     if threads is not None:
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, users = policy_codes(policies, rules, functions=2)
-    simulate_range = P.compiled_simulate_range()
+    wild = rules.wilds > 0
+    simulate_range = P.compiled_simulate_range(wild)
     threads = numba.get_num_threads() if threads is None else threads
     totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
     kept = []
@@ -55,8 +56,8 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
             res = np.empty((n, len(P.RESULT_FIELDS)), np.int64)
             scores = np.empty((n, rules.players), np.int64)
             errors = np.empty(n, np.int64)
-            run(simulate_range, users, pool, threads, rules_array(rules), seed, first + done, codes,
-                res, scores, errors)
+            run(simulate_range, users, pool, threads, rules_array(rules, wild=wild), seed,
+                first + done, codes, res, scores, errors)
             if errors.any():
                 k = int(np.flatnonzero(errors)[0])
                 raise PolicyError(f"deal {first + done + k}: a policy returned an index "

@@ -8,7 +8,14 @@
    in decided deals (landlord side solid, farmers dashed);
 2. landlord win rate by winning bid, with 95% intervals;
 3. landlord win rate by landlord seat, with 95% intervals;
-4. multiplier distribution: the share of decided deals at each multiplier.
+4. multiplier distribution: the share of decided deals at each multiplier;
+
+and, when a result was played with wild cards, a row by wild rank (a deal of two wild ranks
+counts for each):
+
+5. landlord win rate by wild rank, with 95% intervals;
+6. bombs per deal (of every class) by wild rank;
+7. mean multiplier by wild rank.
 
 :func:`report_data` computes what the panels show (tests compare the figure with it).
 """
@@ -28,6 +35,9 @@ from fastdou.sim.summary import wilson
 
 PANELS = ("Score per seat by side", "Landlord win rate by bid", "Landlord win rate by seat",
           "Multiplier distribution")
+WILD_PANELS = ("Landlord win rate by wild rank", "Bombs per deal by wild rank",
+               "Mean multiplier by wild rank")
+_RANKS = "3456789TJQKA2"
 FORMATS = (".png", ".svg", ".pdf")
 
 
@@ -56,11 +66,21 @@ def _panel_data(f) -> dict:
     won = f["winner"][decided] == S.SIDE_LANDLORD
     mult = f["multiplier"][decided]
     values, counts = np.unique(mult, return_counts=True)
-    return {"landlord_scores": scores[team], "farmer_scores": scores[~team],
-            "by_bid": _rates(f["bid"][decided], won),
-            "by_seat": _rates(f["landlord"][decided], won),
-            "multiplier": {int(v): c / len(mult) for v, c in zip(values, counts)},
-            "decided": int(decided.sum())}
+    out = {"landlord_scores": scores[team], "farmer_scores": scores[~team],
+           "by_bid": _rates(f["bid"][decided], won),
+           "by_seat": _rates(f["landlord"][decided], won),
+           "multiplier": {int(v): c / len(mult) for v, c in zip(values, counts)},
+           "decided": int(decided.sum())}
+    wilds = np.asarray(f.get("wilds", np.zeros(len(decided), np.int64)))[decided]
+    if wilds.any():
+        ranks = [r for r in range(len(_RANKS)) if ((wilds >> r) & 1).any()]
+        holds = {r: (wilds >> r) & 1 == 1 for r in ranks}
+        out["by_wild"] = {r: _rates(np.zeros(int(m.sum()), np.int64), won[m])[0]
+                          for r, m in holds.items()}
+        bombs = f["bombs"][decided]
+        out["bombs_by_wild"] = {r: float(bombs[m].mean()) for r, m in holds.items()}
+        out["mult_by_wild"] = {r: float(mult[m].mean()) for r, m in holds.items()}
+    return out
 
 
 def report(results, labels=None, path=None):
@@ -94,15 +114,21 @@ def _figure(runs, labels, path):
     data = [_panel_data(f) for f in runs]
     if not any(d["decided"] for d in data):
         raise ArgumentError("nothing to plot: no deal was decided (all void)")
-    fig = Figure(figsize=(12, 8.5), layout="constrained")
-    axes = fig.subplots(2, 2).ravel()
-    for ax, title in zip(axes, PANELS):
+    wild = any("by_wild" in d for d in data)
+    fig = Figure(figsize=(12, 12.5 if wild else 8.5), layout="constrained")
+    grid = fig.add_gridspec(3 if wild else 2, 6)
+    axes = [fig.add_subplot(grid[i // 2, 3 * (i % 2):3 * (i % 2) + 3]) for i in range(4)]
+    if wild:
+        axes += [fig.add_subplot(grid[2, 2 * i:2 * i + 2]) for i in range(3)]
+    for ax, title in zip(axes, PANELS + WILD_PANELS):
         ax.set_title(title)
     colours = [f"C{i % 10}" for i in range(len(runs))]
     _score_panel(axes[0], data, labels, colours)
     _rate_panel(axes[1], data, labels, colours, "by_bid", "winning bid")
     _rate_panel(axes[2], data, labels, colours, "by_seat", "landlord seat")
     _share_panel(axes[3], data, labels, colours)
+    if wild:
+        _wild_panels(axes[4:], data, labels, colours)
     fig.suptitle(" vs ".join(labels) if len(labels) > 1 else labels[0])
     if path is not None:
         save(fig, path)
@@ -155,6 +181,27 @@ def _share_panel(ax, data, labels, colours):
     ax.set_ylabel("share of decided deals")
     ax.set_yscale("log")
     ax.legend(fontsize="small")
+
+
+def _wild_panels(axes, data, labels, colours):
+    """The row by wild rank, for the results played with wild cards."""
+    pairs = [(d, label, c) for d, label, c in zip(data, labels, colours) if "by_wild" in d]
+    width = 0.8 / len(pairs)
+    for i, (d, label, c) in enumerate(pairs):
+        ranks = sorted(d["by_wild"])
+        x = np.array(ranks) + (i - (len(pairs) - 1) / 2) * width
+        rate = np.array([d["by_wild"][r][0] for r in ranks])
+        err = np.array([[d["by_wild"][r][0] - d["by_wild"][r][1],
+                         d["by_wild"][r][2] - d["by_wild"][r][0]] for r in ranks]).T
+        axes[0].bar(x, rate, width, yerr=err, color=c, label=label, capsize=2)
+        axes[1].bar(x, [d["bombs_by_wild"][r] for r in ranks], width, color=c, label=label)
+        axes[2].bar(x, [d["mult_by_wild"][r] for r in ranks], width, color=c, label=label)
+    for ax, ylabel in zip(axes, ("landlord win rate", "bombs per deal", "mean multiplier")):
+        ax.set_xticks(range(len(_RANKS)), list(_RANKS))
+        ax.set_xlabel("wild rank")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize="small")
+    axes[0].set_ylim(0, 1)
 
 
 def _check_path(path):

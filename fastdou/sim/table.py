@@ -37,7 +37,8 @@ def multiplier_bits(rules: Rules) -> float:
     """log2 of a bound on the multiplier of a hand of these rules: every bomb at its
     largest factor, every double, reveal and grab, and the spring."""
     bombs = rules.deck_size // max(rules.bomb_min or 2, 2) + rules.decks * 2
-    factor = max(max(rules.bomb_factors), rules.joker_bomb_factor, 2)
+    wild = (rules.soft_bomb_factor, rules.wild_bomb_factor) if rules.wilds else ()
+    factor = max(max(rules.bomb_factors), rules.joker_bomb_factor, 2, *wild)
     return bombs * math.log2(factor) + 2 * rules.players + rules.max_grabs + 3
 
 
@@ -62,11 +63,12 @@ def bombs_of_size(packed, k: int) -> np.ndarray:
 
 
 def names(rules: Rules) -> list:
-    """The table's column names, in order."""
+    """The table's column names, in order (``wilds``, the bit mask of the wild ranks, only
+    for rules with wild cards)."""
     seats = range(rules.players)
     return (["deal"] + list(_ORDER[:3]) + [f"team_{s}" for s in seats] + list(_ORDER[3:6])
             + [f"bombs_{k}" for k in bomb_sizes(rules)] + list(_ORDER[6:])
-            + [f"score_{s}" for s in seats])
+            + ["wilds"] * (rules.wilds > 0) + [f"score_{s}" for s in seats])
 
 
 def columns(arrays: dict, rules: Rules) -> dict:
@@ -83,6 +85,8 @@ def columns(arrays: dict, rules: Rules) -> dict:
         out[name] = _narrow(name, arrays[name], dtype)
     for k in bomb_sizes(rules):
         out[f"bombs_{k}"] = bombs_of_size(arrays["bomb_sizes"], k).astype(np.int8)
+    if rules.wilds:
+        out["wilds"] = _narrow("wilds", arrays["wilds"], np.int16)
     scores = np.asarray(arrays["scores"], np.float64)
     for s in range(rules.players):
         out[f"score_{s}"] = scores[:, s]
@@ -186,6 +190,8 @@ def per_deal(table: dict, rules: Rules) -> dict:
                      f"outside 0..{(1 << S.BOMB_SIZE_BITS) - 1}")
         packed |= sizes[k] << (S.BOMB_SIZE_BITS * (k - 1))
     out["bomb_sizes"] = packed
+    out["wilds"] = (_integers("wilds", table["wilds"]) if rules.wilds
+                    else np.zeros(len(team), np.int64))
     out["scores"] = np.stack([_scores(f"score_{s}", table[f"score_{s}"])
                               for s in range(rules.players)], axis=1).reshape(len(team), -1)
     out["deal"] = _integers("deal", table["deal"])
@@ -249,11 +255,22 @@ def _check_values(out: dict, rules: Rules, bombs_by_size=None) -> None:
         ("a landlord not on the landlord side", ~void & (((out["team"] >> lord) & 1) == 0))]
     if bombs_by_size is not None:
         checks.append(("more bombs_* than bombs", bombs_by_size > out["bombs"]))
+    if rules.wilds:
+        checks.append((f"wilds not {rules.wilds} rank(s) of 3..2 (0 for a void deal)",
+                       _bad_wilds(out["wilds"], void, rules.wilds)))
     first = [(int(np.flatnonzero(bad)[0]), rule) for rule, bad in checks if bad.any()]
     if first:
         row, rule = min(first, key=lambda f: f[0])     # the row's first rule broken
         raise RecordError(f"row {row + 1} (deal {out['deal'][row]}): {rule}, which no "
                           f"simulation writes")
+
+
+def _bad_wilds(masks, void, wilds):
+    """Rows whose wild-rank mask is not ``wilds`` ranks of 3..2 (bits 0..12), or not 0 when
+    the deal is void (no play, nothing drawn)."""
+    in_range = (masks >= 0) & (masks < 1 << 13)
+    ranks = sum((masks >> r) & 1 for r in range(13))
+    return ~in_range | np.where(void, masks != 0, ranks != wilds)
 
 
 def _ints(name, values):

@@ -167,13 +167,13 @@ def test_bad_wild_arguments_are_clear_errors(call):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: fastdou.Game.new(LAIZI, seed=0),
-    lambda: fastdou.simulate(10, rules=LAIZI, seed=0),
+    lambda: fastdou.Game.new(LAIZI, seed=0).legal_action_ids(),
+    lambda: fastdou.Game.new(LAIZI, seed=0).encode(0),
     lambda: fastdou.VectorEnv(LAIZI, 2),
     lambda: fastdou.min_plays("3334", rules=LAIZI),
     lambda: fastdou.Position(["3", "4", "5"], rules=LAIZI),
     lambda: fastdou.action_table(LAIZI),
-], ids=["Game", "simulate", "VectorEnv", "min_plays", "Position", "action ids"])
+], ids=["Game ids", "Game encode", "VectorEnv", "min_plays", "Position", "action ids"])
 def test_what_does_not_take_wild_cards_yet_says_so(call):
     """Everything that would play wild cards as classic refuses them, naming what does."""
     with pytest.raises(RulesError, match="wild cards.*legal_moves"):
@@ -200,6 +200,29 @@ def test_wild_rules_fields():
         with pytest.raises(RulesError):
             fastdou.rules(**bad)
     assert fastdou.rules(wilds=1, profile="douzero").wilds == 1
+
+
+def test_the_laizi_preset():
+    """Classic with one wild rank, hard bombs and the rocket x4; not in PRESETS until every
+    entry point takes it; the issue's examples; ``W`` for a card of the wild rank."""
+    r = fastdou.rules("laizi")
+    assert (r.wilds, r.bomb_factors[4], r.joker_bomb_factor, r.soft_bomb_factor,
+            r.wild_bomb_factor) == (1, 4, 4, 2, 4)
+    assert r.replace(wilds=0, bomb_factors=(1, 1, 1, 1, 2, 2, 2, 2, 2), joker_bomb_factor=2,
+                     name="classic") == fastdou.rules("classic")
+    assert "laizi" not in fastdou.PRESETS and fastdou.rules("laizi", wilds=2).wilds == 2
+    assert fastdou.Rules.from_json(r.to_json()) == r
+    assert r.to_json(changes=True) == {"name": "laizi", "profile": "standard"}
+    assert [m.text() for m in fastdou.legal_moves("5557", last="4447", rules="laizi",
+                                                  wild="7")] == ["5557(5)"]
+    assert list(fastdou.legal_moves("3334W", rules=r, wild="7")) == \
+        list(fastdou.legal_moves("33347", rules=r, wild="7"))
+    assert Move.parse("555W(5)", r, wild="7") == Move.parse("5557(5)", r, wild="7")
+    assert fastdou.classify("WW", r, wild="9") == fastdou.classify("99", r, wild="9")
+    with pytest.raises(fastdou.InvalidCardsError, match="'W'.*one wild rank"):
+        fastdou.legal_moves("3334W", rules=fastdou.rules("laizi", wilds=2), wild="79")
+    with pytest.raises(fastdou.InvalidCardsError, match="'W'"):
+        fastdou.legal_moves("3334W")
 
 
 @pytest.mark.parametrize("rules,ws", [(LAIZI, None), (TIANDI, None), (LAIZI, "7")])

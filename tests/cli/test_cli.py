@@ -69,6 +69,23 @@ def test_moves_with_wild_cards(capsys):
         assert err.startswith("fastdou: error:") and ("wild" in err or "4568" in err), err
 
 
+def test_laizi_from_the_command_line(capsys):
+    """The preset by name: moves with ``W`` for a wild card, a simulation, its fields."""
+    status, lines, err = run(capsys, "moves", "3334W", "--rules", "laizi", "--wild", "7")
+    assert status == 0 and err == "" and "3337(3)    bomb (soft)" in lines
+    assert lines[-1] == "13 moves"
+    status, lines, err = run(capsys, "moves", "3334W", "--rules", "laizi", "--wild", "7",
+                             "--json")
+    data = json.loads(lines[0])
+    assert status == 0 and data["hand"] == "33347" and data["wild"] == "7"
+    assert len(data["moves"]) == 13
+    status, lines, err = run(capsys, "simulate", "--rules", "laizi", "--deals", "50", "--json")
+    assert status == 0, err
+    assert json.loads(lines[0])["rules_fields"]["name"] == "laizi"
+    status, lines, _ = run(capsys, "rules", "laizi")
+    assert status == 0 and "wilds                1" in lines
+
+
 def test_rules_lists_every_preset(capsys):
     status, lines, _ = run(capsys, "rules")
     assert status == 0

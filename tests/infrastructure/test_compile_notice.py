@@ -37,7 +37,7 @@ def test_a_warm_run_says_nothing():
 
 def test_a_fresh_cache_is_noticed(tmp_path):
     script = ("from fastdou.compiling.first_compile import _cache_missing; "
-              "print(_cache_missing())")
+              "print(_cache_missing('classic'))")
     fresh = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
     assert fresh.stdout.strip() == "True", fresh.stderr
@@ -48,8 +48,8 @@ def test_a_fresh_cache_is_noticed(tmp_path):
 def test_the_notice_comes_first_when_compiling(monkeypatch, capsys):
     from fastdou.compiling import first_compile
     monkeypatch.delenv("FASTDOU_QUIET", raising=False)
-    monkeypatch.setattr(first_compile, "_cache_missing", lambda: True)
-    monkeypatch.setattr(first_compile, "_in_process", lambda: False)
+    monkeypatch.setattr(first_compile, "_cache_missing", lambda rules: True)
+    monkeypatch.setattr(first_compile, "_in_process", lambda rules: False)
     first_compile.compiled("classic", "random", stream=sys.stderr)
     err = capsys.readouterr().err.splitlines()
     assert err[0] == first_compile.NOTICE and err[1].startswith("fastdou: compiled in ")

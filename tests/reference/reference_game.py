@@ -461,6 +461,7 @@ class _Hand:
             "doubles": self.doubles, "reveals": self.reveals, "out": out,
             "marked": d.marked, "trump": d.trump, "scores": tuple(scores),
             "bomb_sizes": sum(1 << (7 * (k - 1)) for k in self.bomb_sizes),
+            "wilds": 0,               # the presets read here have no wild cards
             "trace": self.trace, "hands": self.hands, "deal": d,
         }
 

@@ -61,6 +61,20 @@ def test_a_user_policy_by_import_path_and_other_presets(client):
         fastdou.simulate(10, "classic", local_only, client=client)
 
 
+def test_wild_cards_on_the_workers(client, tmp_path):
+    """laizi on the workers: the wild ranks drawn deal for deal as locally, and in the
+    workers' dataset."""
+    local = fastdou.simulate(2000, "laizi", "greedy", seed=3, per_deal=True)
+    got = fastdou.simulate(2000, "laizi", "greedy", seed=3, client=client, chunk=700,
+                           per_deal=True)
+    same(got.per_deal, local.per_deal)
+    assert local.per_deal["wilds"].any()
+    out = tmp_path / "laizi"
+    fastdou.simulate(2000, "laizi", "greedy", seed=3, client=client, chunk=700, out=str(out))
+    back = fastdou.load_results(str(out)).per_deal
+    assert (back["wilds"] == local.per_deal["wilds"]).all()
+
+
 def test_dataset_written_by_the_workers(client, local, tmp_path):
     out = tmp_path / "ds"
     got = fastdou.simulate(60_000, "classic", POLICIES, seed=5, client=client, chunk=25_000,

@@ -7,7 +7,7 @@ import pytest
 
 import fastdou
 from fastdou.cli import main
-from fastdou.sim.plots import PANELS, report_data
+from fastdou.sim.plots import PANELS, WILD_PANELS, report_data
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("pyarrow")
@@ -71,6 +71,32 @@ def test_comparison_figure_and_command_line(tmp_path, capsys):
             [(f["winner"] == 0)[d & (f["landlord"] == s)].mean() for s in range(3)])
     assert [t.get_text() for t in by_seat.get_legend().get_texts()] == ["random", "greedy"]
     assert len(fig.axes[0].patches) == 4                 # two sides for each result
+    capsys.readouterr()
+
+
+def test_wild_cards_add_a_row_by_wild_rank(tmp_path, capsys):
+    """A result with wild cards (from a file, through ``fastdou plot``) draws three more
+    panels: landlord win rate, bombs per deal and mean multiplier by wild rank; one without
+    wild cards beside it draws none there."""
+    path = tmp_path / "laizi.parquet"
+    assert main(["simulate", "--deals", "2000", "--rules", "laizi", "--out", str(path)]) == 0
+    assert main(["plot", str(path), "-o", str(tmp_path / "laizi.png")]) == 0
+    res = fastdou.load_results(str(path))
+    classic = fastdou.simulate(500, seed=3, per_deal=True)
+    fig = res.plot(others=[classic], labels=["laizi", "classic"])
+    assert [ax.get_title() for ax in fig.axes] == list(PANELS + WILD_PANELS)
+    f = res.per_deal
+    d = f["winner"] != 2
+    ranks = np.log2(f["wilds"][d]).astype(int)
+    seen = sorted(set(ranks.tolist()))
+    won = (f["winner"] == 0)[d]
+    assert bars(fig.axes[4], 0) == pytest.approx([won[ranks == r].mean() for r in seen])
+    assert bars(fig.axes[5], 0) == pytest.approx([f["bombs"][d][ranks == r].mean()
+                                                  for r in seen])
+    assert bars(fig.axes[6], 0) == pytest.approx([f["multiplier"][d][ranks == r].mean()
+                                                  for r in seen])
+    assert all(len(bar_groups(ax)) == 1 for ax in fig.axes[4:])    # classic: no bars there
+    assert "by_wild" not in report_data(classic)
     capsys.readouterr()
 
 
