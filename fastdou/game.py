@@ -251,21 +251,12 @@ class Game(Stepper):
         out = self._actions_buf
         if out is None:
             out = self._actions_buf = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
-        if self.rules.wilds:
-            return self._wild_records(out)
-        n = E.legal_actions(self._state, rules_array(self.rules), out)
-        if n > len(out):
-            out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
-            E.legal_actions(self._state, rules_array(self.rules), out)
-        return out[:n]
-
-    def _wild_records(self, out) -> np.ndarray:
-        """:meth:`_records` under wild cards (the engine's wild-card body, compiled apart)."""
         array = _played(self.rules)
-        n = E.legal_actions(self._state, array, out, True)
+        wild = (True,) if self.rules.wilds else ()    # the wild-card body only when needed
+        n = E.legal_actions(self._state, array, out, *wild)
         if n > len(out):
             out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
-            E.legal_actions(self._state, array, out, True)
+            E.legal_actions(self._state, array, out, *wild)
         return out[:n]
 
     @_exclusive
