@@ -80,8 +80,9 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
               abort=None):
     """One Dask task: deals ``first .. first + n - 1``; returns ``(totals JSON, per-deal
     arrays or None)``. With ``out``, writes (or, if complete, reuses) the chunk's part file.
-    ``abort``: the name of the run's Dask ``Event``, looked at after each chunk of deals and
-    before the part is renamed into place."""
+    ``abort``: the name of the run's Dask ``Event``, looked at after each chunk of deals and,
+    holding the run's Dask ``Lock`` (:func:`_finishing`), before the part is renamed into
+    place."""
 
     def check(done=None):
         if abort is not None and _dask().Event(abort).is_set():
@@ -100,12 +101,29 @@ def run_chunk(rules, policies, seed, first, n, out=None, threads=1, per_deal=Fal
                                     on_chunk=writer.write if writer else None)
         totals = result.totals.to_json()
         if writer:
-            check()
-            writer.close(footer={_TOTALS_KEY: json.dumps(totals)})
+            with _finishing(abort):
+                check()
+                writer.close(footer={_TOTALS_KEY: json.dumps(totals)})
     finally:
         if writer:
             writer.discard()
     return totals, result.per_deal
+
+
+@contextlib.contextmanager
+def _finishing(abort):
+    """Hold the run's Dask ``Lock`` (for at most a minute: a lost scheduler fails the run
+    rather than hang it): a task renames its part holding it, after looking at ``abort``."""
+    if abort is None:
+        yield
+        return
+    lock = _dask().Lock(f"{abort}-finishing")      # the worker's client, or the default one
+    if not lock.acquire(timeout=60):
+        raise TimeoutError("the run's Dask lock was not granted within a minute")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0, out=None,
@@ -153,6 +171,10 @@ def simulate_on_dask(client, deals, rules, policies="random", seed=0, *, first=0
     except BaseException:
         with contextlib.suppress(Exception):    # the scheduler may be what failed
             distributed.Event(abort, client).set()
+            # a task past its last check renames its part holding the lock: taken once here,
+            # no part appears after this call has failed
+            with client.as_current(), _finishing(abort):
+                pass
         raise
     finally:
         for f in futures:
