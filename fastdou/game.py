@@ -83,6 +83,15 @@ def _played(rules: Rules) -> np.ndarray:
     return rules_array(rules, wild=True)
 
 
+def legal_records_into(state: np.ndarray, array: np.ndarray, out: np.ndarray, wild: bool) -> int:
+    """``engine.legal_actions`` of ``state`` into ``out`` (their number; more than ``len(out)``
+    when it is too small): its wild-card body only for rules with wild cards (compiled apart,
+    so classic loops never compile it)."""
+    if wild:
+        return E.legal_actions(state, array, out, True)
+    return E.legal_actions(state, array, out)
+
+
 def _in_use():
     raise ConcurrentUseError("this Game is used from two threads at once (a call is running "
                              "on another thread): clone it for each thread")
@@ -251,12 +260,11 @@ class Game(Stepper):
         out = self._actions_buf
         if out is None:
             out = self._actions_buf = np.empty((_ACTIONS_HINT, REC_WIDTH), np.uint64)
-        array = _played(self.rules)
-        wild = (True,) if self.rules.wilds else ()    # the wild-card body only when needed
-        n = E.legal_actions(self._state, array, out, *wild)
+        array, wild = _played(self.rules), bool(self.rules.wilds)
+        n = legal_records_into(self._state, array, out, wild)
         if n > len(out):
             out = self._actions_buf = np.empty((n, REC_WIDTH), np.uint64)
-            E.legal_actions(self._state, array, out, *wild)
+            legal_records_into(self._state, array, out, wild)
         return out[:n]
 
     @_exclusive

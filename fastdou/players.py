@@ -23,8 +23,7 @@ import numpy as np
 from fastdou.checks import short, whole
 from fastdou.errors import ArgumentError, GameStateError, PolicyError
 from fastdou.hints import RulesLike
-from fastdou.game import Game
-from fastdou.kernels import engine as E
+from fastdou.game import Game, legal_records_into
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
 from fastdou.moves import Move
@@ -97,10 +96,10 @@ class Policy:
         picks among them, advancing ``rng``: what the adapters' agents call on the state
         arrays of their environments (``wild``: rules with wild cards)."""
         buf = self._buf
-        n = _actions(state, rules_array, buf, wild)
+        n = legal_records_into(state, rules_array, buf, wild)
         if n > len(buf):                          # grown as the loop grows its buffer
             buf = self._buf = np.empty((max(n, 2 * len(buf)), REC_WIDTH), np.uint64)
-            _actions(state, rules_array, buf, wild)
+            legal_records_into(state, rules_array, buf, wild)
         if n == 0:
             raise GameStateError("no seat is to act")
         i, rng = self._fn(state, buf[:n] if self._user else buf, n, np.uint64(self.rng))
@@ -112,14 +111,6 @@ class Policy:
 
     def __repr__(self) -> str:
         return f"<Policy {self.name} for {self.rules.name}, seed {self.seed}>"
-
-
-def _actions(state, rules_array, buf, wild) -> int:
-    """``engine.legal_actions``; its wild-card body only for rules with wild cards (compiled
-    apart)."""
-    if wild:
-        return E.legal_actions(state, rules_array, buf, True)
-    return E.legal_actions(state, rules_array, buf)
 
 
 def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:

@@ -41,13 +41,14 @@ _RANKS = "3456789TJQKA2"
 FORMATS = (".png", ".svg", ".pdf")
 
 
+def _rate(wins) -> tuple:
+    """``(rate, lo, hi, deals)`` of the boolean array ``wins`` (a 95% Wilson interval)."""
+    n, w = len(wins), int(wins.sum())
+    return (w / n, *wilson(w, n), n)
+
+
 def _rates(keys, wins):
-    out = {}
-    for k in np.unique(keys):
-        m = keys == k
-        n, w = int(m.sum()), int(wins[m].sum())
-        out[int(k)] = (w / n, *wilson(w, n), n)
-    return out
+    return {int(k): _rate(wins[keys == k]) for k in np.unique(keys)}
 
 
 def report_data(result) -> dict:
@@ -75,8 +76,7 @@ def _panel_data(f) -> dict:
     if wilds.any():
         ranks = [r for r in range(len(_RANKS)) if ((wilds >> r) & 1).any()]
         holds = {r: (wilds >> r) & 1 == 1 for r in ranks}
-        out["by_wild"] = {r: _rates(np.zeros(int(m.sum()), np.int64), won[m])[0]
-                          for r, m in holds.items()}
+        out["by_wild"] = {r: _rate(won[m]) for r, m in holds.items()}
         bombs = f["bombs"][decided]
         out["bombs_by_wild"] = {r: float(bombs[m].mean()) for r, m in holds.items()}
         out["mult_by_wild"] = {r: float(mult[m].mean()) for r, m in holds.items()}
