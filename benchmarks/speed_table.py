@@ -114,6 +114,10 @@ OTHER = (
        "19.4 s and 22.4 s with the helper process compiling the move generator meanwhile; "
        "27.8 s and 27.9 s in one process (`FASTDOU_COMPILE_HELPER=0`)", EPYC),
       ("the same, cache warm", "1.46-1.93 s", EPYC),
+      ("first `fastdou solve 448999TJJQQAR 336688TAA22B` on an empty cache, idle machine "
+       "(two runs each, alternated)", "53.1 s and 54.9 s with the helper process compiling "
+       "the move generator meanwhile; 60.7 s and 69.9 s in one process "
+       "(`FASTDOU_COMPILE_HELPER=0`)", EPYC),
       ("cold compile and first `legal_moves`", "22.2 s", EPYC),
       ("`import fastdou`", "0.64-0.84 s", EPYC),
       ("a new user policy's first deal, the engine cached", "0.71 s", XEON),

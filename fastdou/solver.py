@@ -22,6 +22,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou import memory
 from fastdou.checks import short, whole
+from fastdou.compiling.cold_start import generator_from_helper, solver_parts
 from fastdou.errors import FastdouError, PositionError
 from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels import fewest_plays as _fewest_plays
@@ -221,6 +222,11 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     is checked (the stop is then seen within a piece or 1024 nodes).
     """
     arr, rules = _searched(position)
+    with generator_from_helper(solver_parts):        # on an empty cache, on two cores
+        return _solve(arr, rules, max_nodes, time_limit, threads, table_size)
+
+
+def _solve(arr, rules, max_nodes, time_limit, threads, table_size) -> Solution:
     max_nodes = _positive("max_nodes", max_nodes)
     time_limit = _positive("time_limit", time_limit, kind=float)
     threads = _positive("threads", threads, optional=False)
@@ -300,8 +306,9 @@ def perft(position: Position | str | Game, depth: int) -> int:
     if depth == 0:
         return 1
     rules, stop = rules_array(rules), np.zeros(1, np.int64)
-    return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
-                              lambda: stop.fill(1)))
+    with generator_from_helper(solver_parts):
+        return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
+                                  lambda: stop.fill(1)))
 
 
 def perft_divide(position: Position | str | Game, depth: int) -> dict:

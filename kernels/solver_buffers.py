@@ -25,7 +25,10 @@ def _grow(buf, used, need):
     if used + need <= buf.shape[0]:
         return buf
     bigger = new_buffer(max(2 * buf.shape[0], 2 * (used + need)))
-    bigger[:used] = buf[:used]
+    # element by element: a slice assignment compiles Numba's shape-mismatch message (4 s)
+    for i in range(used):
+        for j in range(BUF_WIDTH):
+            bigger[i, j] = buf[i, j]
     return bigger
 
 

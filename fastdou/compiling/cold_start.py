@@ -1,11 +1,13 @@
-"""A cold first simulation on two cores: the move generator compiled in a helper process.
+"""A cold first simulation or solve on two cores: the move generator compiled in a helper
+process.
 
 On an empty Numba cache, compiling the simulation spends about 40% of its time on the move
-generator, ``generate.emit``, reached a few seconds in (docs/benchmarks.md). With
-:func:`generator_from_helper` around that first compile, a second Python process compiles
-the generator and writes it to the cache meanwhile; this process, when it first needs the
-generator, compiles what the engine needs after it (:func:`engine_parts`) until the helper is
-done, then loads the generator from the cache. The code is the same either
+generator, ``generate.emit``, reached a few seconds in (docs/benchmarks.md); the solver
+reaches it as early. With :func:`generator_from_helper` around that first compile, a second
+Python process compiles the generator and writes it to the cache meanwhile; this process,
+when it first needs the generator, compiles parts it needs later that do not call it
+(:func:`engine_parts` for the simulation, :func:`solver_parts` for the solver and perft)
+until the helper is done, then loads the generator from the cache. The code is the same either
 way (a function loaded from the cache is linked into its callers as one compiled here).
 If the helper cannot help (one core, a cache that cannot be written, a helper that fails),
 this process compiles the generator itself, as without it.
@@ -52,6 +54,19 @@ def engine_parts():
             (policies.random_policy, choice), (policies.greedy_policy, choice)]
 
 
+def solver_parts():
+    """What the solver's control check compiles after the generator that does not call it,
+    with the types it passes: the closed-form answer counts (``moves.count_responses``)."""
+    from numba import types
+
+    from fastdou.kernels import answer_counts, counting
+    _, rules_array, _, _ = generator_signature()
+    u, i = types.uint64, types.int64
+    return [(counting.count_leading, (u, rules_array)),
+            (answer_counts._winged_answers, (u, rules_array, i, i, i, u)),
+            (answer_counts._count_bombs_above, (u, rules_array, u, i, i))]
+
+
 def compile_generator() -> None:
     """The helper's work: compile ``emit`` for the engine, which caches it (a signal stops
     it, but never in the middle of writing a cache file)."""
@@ -90,9 +105,10 @@ def _helps(dispatcher) -> bool:
 
 
 @contextmanager
-def generator_from_helper():
+def generator_from_helper(meanwhile=engine_parts):
     """Within the block, the move generator's first compile waits for a helper process
-    that compiles and caches it (started here), then loads it from the cache. Set
+    that compiles and caches it (started here), compiling ``meanwhile()``'s ``(dispatcher,
+    argument types)`` until it is done, then loads it from the cache. Set
     ``FASTDOU_COMPILE_HELPER=0`` to compile everything in this process."""
     from fastdou.interrupts import on_hard_exit
     from fastdou.kernels.generate import emit
@@ -107,7 +123,7 @@ def generator_from_helper():
     compile_here = emit.compile
 
     def compile_after_helper(sig):
-        for dispatcher, args in engine_parts():    # meanwhile, what comes after it
+        for dispatcher, args in meanwhile():       # what comes after it
             if helper.poll() is not None:
                 break
             dispatcher.compile(args)

@@ -3,7 +3,11 @@ it can help, and leaves nothing behind. (The cold run itself, with and without t
 and that the engine then compiles no generator of its own, are gated in
 benchmarks/test_bench_startup.py.)"""
 
+import os
 import subprocess
+import sys
+
+import pytest
 
 import fastdou
 from fastdou.compiling import cold_start
@@ -25,3 +29,46 @@ def test_the_helper_can_be_turned_off(monkeypatch, tmp_path):
     assert cold_start._helps(emit) == (cold_start.cores() >= 2)
     monkeypatch.setenv("FASTDOU_COMPILE_HELPER", "0")
     assert not cold_start._helps(emit)
+
+
+COLD_SOLVE = """
+from numba.core import event
+import fastdou
+from fastdou.compiling import cold_start
+from fastdou.kernels.generate import emit
+compiled = []
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"])
+    def on_end(self, ev):
+        pass
+with event.install_listener("numba:compile", Compiles()):
+    assert fastdou.solve("3334/5556/789 0 0 - - classic").landlord_wins
+for dispatcher, args in cold_start.solver_parts():
+    print(dispatcher.py_func.__name__, tuple(args) in dispatcher.overloads,
+          len(dispatcher.signatures))
+print("emit", emit in compiled, cold_start.cores() >= 2)
+"""
+
+
+def test_a_cold_solve_compiles_its_parts_while_the_helper_compiles_the_generator(tmp_path):
+    """On an empty cache the solver's parts compiled in the wait have the types the solver
+    then passes (other types would be compiled twice), and, on two cores, the generator
+    comes from the helper's cache, not from this process."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), FASTDOU_COMPILE_HELPER="1",
+               FASTDOU_QUIET="1")
+    out = subprocess.run([sys.executable, "-c", COLD_SOLVE], env=env, check=True,
+                         capture_output=True, text=True).stdout.split("\n")
+    parts = [line.split() for line in out if line and not line.startswith("emit")]
+    assert len(parts) == len(cold_start.solver_parts()) and \
+        all(same == "True" and n == "1" for _, same, n in parts), parts
+    _, in_process, two_cores = next(line for line in out if line.startswith("emit")).split()
+    assert in_process == str(two_cores == "False"), out
+
+
+def test_a_solve_and_a_perft_restore_the_generator(monkeypatch):
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert fastdou.perft("66678/QK22 0 0 - - two_player", 3) > 0
+    assert fastdou.solve("3334/5556/789 0 0 - - classic").landlord_wins is not None
+    assert started == [] and "compile" not in vars(emit)
