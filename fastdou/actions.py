@@ -23,7 +23,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou import kernels as K
 from fastdou.checks import is_whole, short
-from fastdou.errors import IllegalMoveError
+from fastdou.errors import IllegalMoveError, RulesError
 from fastdou.hints import RulesLike
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import layout as L
@@ -273,10 +273,18 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _table(rules) -> ActionTable:
+def _table(rules):
+    if rules.wilds == 1:        # the plays of the same rules without wild cards, by stand-ins
+        from fastdou.wild_actions import WildActionTable
+        return WildActionTable(rules, _table(rules.replace(wilds=0)))
+    if rules.wilds:
+        raise RulesError(f"action ids take one wild rank; rules {rules.name!r} have "
+                         f"wilds={rules.wilds} (天地癞子): not yet")
     return ActionTable(rules)
 
 
-def action_table(rules: RulesLike = "classic") -> ActionTable:
-    """The action ids of ``rules`` (a preset name or :class:`~fastdou.Rules`); cached."""
+def action_table(rules: RulesLike = "classic"):
+    """The action ids of ``rules`` (a preset name or :class:`~fastdou.Rules`): an
+    :class:`ActionTable`, a :class:`~fastdou.wild_actions.WildActionTable` under one wild
+    rank; cached."""
     return _table(as_rules(rules))

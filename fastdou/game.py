@@ -387,7 +387,7 @@ class Game(Stepper):
             raise IllegalMoveError("the hand is over")
         if (self._legal_ids() == action_id).any():
             return int(action_id)
-        action = t.action(action_id)
+        action = t.action(action_id, self.wild) if self.rules.wilds else t.action(action_id)
         if isinstance(action, str):
             raise IllegalMoveError(f"{action} (id {action_id}) is not allowed in the "
                                    f"{self.phase} phase now")

@@ -59,9 +59,9 @@ def _decoded(game: Game, before, action):
     """A stacked action as ``Game.push`` takes it (ids decoded by the table)."""
     if not _is_logged_id(action):
         return action
-    record = game.action_table.id_records[~action]
+    record = game._id_record(~action, before)
     if before[S.G_PHASE] == S.PH_PLAY:
-        return Move.from_record(record)
+        return Move.from_record(record, int(before[S.G_WILDS]), game.rules)
     return int(record[0])
 
 

@@ -483,8 +483,8 @@ def _json_base(name, profile) -> Rules:
 
 
 # What takes rules with wild cards so far; everything else refuses them (rules_array).
-WILD_ENTRY_POINTS = ("legal_moves, classify, beats, Move.parse, simulate, evaluate and Game "
-                     "(not its action ids, encodings or positions)")
+WILD_ENTRY_POINTS = ("legal_moves, classify, beats, Move.parse, simulate, evaluate, action ids "
+                     "(one wild rank) and Game (not its encodings or positions)")
 
 
 def rules_array(rules: Rules, *, wild: bool = False) -> np.ndarray:

@@ -20,6 +20,8 @@ import numpy as np
 from fastdou.compiling.entry_points import entry_point
 from fastdou.kernels import action_ids as KA
 from fastdou.kernels import state as S
+from fastdou.kernels import wild as KW
+from fastdou.kernels import wild_steps as KWS
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.rules import rules_array
 
@@ -38,11 +40,13 @@ def conforms(a, ndim: int) -> bool:
 
 def kernel_table(rules) -> tuple:
     """``(rules array, keys, key_ids, id_records, selection)`` of ``rules`` as private
-    writable arrays, shared by every stepper of those rules; never written."""
+    writable arrays, shared by every stepper of those rules; never written. Under a wild
+    rank, ``offsets`` follows (``kernels.wild_steps``)."""
     table = _TABLES.get(rules)
     if table is None:
         from fastdou.actions import action_table
-        table = _TABLES[rules] = (rules_array(rules),) + action_table(rules)._writable
+        table = _TABLES[rules] = (rules_array(rules, wild=True),) + \
+            action_table(rules)._writable
     return table
 
 
@@ -76,6 +80,13 @@ class Stepper:
             self._table = action_table(self.rules)
         return self._table
 
+    def _id_record(self, a: int, state: np.ndarray) -> np.ndarray:
+        """The record of action id ``a`` in ``state`` (under its wild rank, if any)."""
+        if not self.rules.wilds:
+            return self.action_table.id_records[a]
+        wild = int(state[S.G_WILDS]).bit_length() - 1
+        return self.action_table.records(np.array([a]), wild if wild >= 0 else None)[0]
+
     def _setup_ids(self):
         """The table arrays, the ids buffers and the compiled step (see ``_entry``)."""
         self._buffers()
@@ -92,8 +103,9 @@ class Stepper:
     def _entry(self):
         """``_KERNEL``'s entry point when the state and log have the types it was made for
         (the other arrays are this class's, and ``_extra`` a subclass's, of fixed types:
-        its kernel's entry point is made for them); else the dispatcher."""
-        kernel = self._KERNEL
+        its kernel's entry point is made for them); else the dispatcher. Under a wild rank,
+        ``kernels.wild_steps.wild_step_ids``."""
+        kernel = KWS.wild_step_ids if self.rules.wilds else self._KERNEL
         if not (conforms(self._state, 1) and conforms(self._log, 2)):
             return kernel
         key = (kernel, self.rules)
@@ -122,6 +134,8 @@ class Stepper:
             np.empty((room, REC_WIDTH), np.uint64)
         self._ids = (ids, view, records)
         self._bufs = (ids, records)
+        if self.rules.wilds:                      # classic readings: this stepper's own
+            self._bufs += (np.empty((KW.WILD_SCRATCH, REC_WIDTH), np.uint64),)
         self._ids_end = 0
         self._n_ids = -1
 
@@ -132,6 +146,8 @@ class Stepper:
     def _list_ids(self, records: np.ndarray, out: np.ndarray) -> int:
         """Write the legal ids into ``out`` (``records``: scratch as long); their count
         (when more than fit, nothing past the room is written)."""
+        if self.rules.wilds:
+            return KWS.wild_legal_ids(self._state, self._kernel, records, out, self._bufs[2])
         ra, keys, key_ids, _, selection = self._kernel
         return KA.legal_ids(self._state, ra, keys, key_ids, selection, records, out)
 

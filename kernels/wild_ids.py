@@ -30,7 +30,7 @@ from fastdou.kernels.layout import (
 )
 from fastdou.kernels.moves import readings
 from fastdou.kernels.packing import count, size, unit
-from fastdou.kernels.wild import _NO_SEQ, _seq_cards, _seq_next
+from fastdou.kernels.wild import _NO_SEQ, WILD_SCRATCH, _seq_cards, _seq_next
 
 MOST_STAND_INS = 4       # the cards of one wild rank
 _FIELD = np.uint64(12)
@@ -237,3 +237,25 @@ def wild_id_record(a, wild, rules, keys, key_ids, id_records, offsets, scratch):
     if wild_play_id(cards, info, wild, rules, keys, key_ids, offsets, scratch) != a:
         return np.uint64(0), np.uint64(0)
     return cards, info
+
+
+@kernel
+def wild_ids_of(records, wild, rules, keys, key_ids, offsets, pass_id, out):
+    """:func:`wild_play_id` of every record into ``out`` (``pass_id`` for the pass record,
+    -1 for a record that is no move under ``wild``)."""
+    scratch = np.empty((WILD_SCRATCH, 2), np.uint64)
+    for i in range(records.shape[0]):
+        out[i] = pass_id if records[i, 1] == 0 else wild_play_id(
+            records[i, 0], records[i, 1], wild, rules, keys, key_ids, offsets, scratch)
+
+
+@kernel
+def wild_records_of(ids, wild, rules, keys, key_ids, id_records, offsets, out):
+    """:func:`wild_id_record` of every play id into ``out`` (``[0, 0]``: no move under
+    ``wild``)."""
+    scratch = np.empty((WILD_SCRATCH, 2), np.uint64)
+    for i in range(ids.shape[0]):
+        cards, info = wild_id_record(ids[i], wild, rules, keys, key_ids, id_records, offsets,
+                                     scratch)
+        out[i, 0] = cards
+        out[i, 1] = info

@@ -227,7 +227,8 @@ def test_rules_built_directly_are_validated(changes):
 
 # ------------------------------------------------------------------ games
 @fuzz
-@given(st.sampled_from(RULES), st.integers(0, 10 ** 6), values, values, values)
+@given(st.sampled_from(RULES + [fastdou.rules("laizi")]), st.integers(0, 10 ** 6), values,
+       values, values)
 def test_game_methods(rules, deal, a, b, c):
     game = Game.new(rules, seed=3, deal=deal)
     rng = np.random.default_rng(deal)
