@@ -18,6 +18,7 @@ from fastdou.kernels.action_ids import (
 )
 from fastdou.kernels.engine import legal_actions
 from fastdou.kernels.jit import leaf, nrt_kernel
+from fastdou.kernels.layout import RANK_2
 from fastdou.kernels.packing import contains
 from fastdou.kernels.state import G_HANDS, G_PHASE, G_PLAYER, G_WILDS, PH_DONE, PH_PLAY
 from fastdou.kernels.wild_ids import wild_id_record, wild_play_id
@@ -33,7 +34,7 @@ def engine_wild_legal_actions(state, rules, out):
 def wild_rank(state):
     """The state's one wild rank (0..12), -1 before play."""
     mask = state[G_WILDS]
-    for r in range(13):
+    for r in range(RANK_2 + 1):
         if (mask >> r) & 1:
             return r
     return -1
