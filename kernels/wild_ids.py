@@ -157,8 +157,10 @@ def canonical(cards, info, wild, rules, scratch):
     stands = np.uint64(0)
     used = 0
     for r in range(rank - length + 1, rank + 1):
+        if r < 0 or r > BIG_JOKER:
+            return np.uint64(0), np.uint64(0)
         fill = m if r == wild else m - min(count(nat, r), m)
-        if r < 0 or r > BIG_JOKER or (r > RANK_2 and fill):      # never a wild joker
+        if r > RANK_2 and fill:                      # a wild card never stands for a joker
             return np.uint64(0), np.uint64(0)
         used += fill
         targets += unit(r, fill)
