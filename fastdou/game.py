@@ -34,6 +34,7 @@ from fastdou.moves import Move, mask_text
 from fastdou.record import PHASES, GameResult, _is_logged_id  # GameResult: exported from here
 from fastdou.rules import Rules, as_rules, rules_array
 from fastdou.stepper import Stepper
+from fastdou.wild_actions import rank_of_mask
 
 if TYPE_CHECKING:
     from fastdou.observation import Observation
@@ -387,7 +388,8 @@ class Game(Stepper):
             raise IllegalMoveError("the hand is over")
         if (self._legal_ids() == action_id).any():
             return int(action_id)
-        action = t.action(action_id, self.wild) if self.rules.wilds else t.action(action_id)
+        action = t.action(action_id, rank_of_mask(self._wilds)) if self.rules.wilds else \
+            t.action(action_id)
         if isinstance(action, str):
             raise IllegalMoveError(f"{action} (id {action_id}) is not allowed in the "
                                    f"{self.phase} phase now")

@@ -24,6 +24,7 @@ from fastdou.kernels import wild as KW
 from fastdou.kernels import wild_steps as KWS
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.rules import rules_array
+from fastdou.wild_actions import rank_of_mask
 
 LOG_HINT = 128        # room for the states before this many actions; it doubles when full
 IDS_CHUNK = 512       # a stepper's first buffer of legal ids (they go one after the other)
@@ -84,8 +85,7 @@ class Stepper:
         """The record of action id ``a`` in ``state`` (under its wild rank, if any)."""
         if not self.rules.wilds:
             return self.action_table.id_records[a]
-        wild = int(state[S.G_WILDS]).bit_length() - 1
-        return self.action_table.records(np.array([a]), wild if wild >= 0 else None)[0]
+        return self.action_table.records(np.array([a]), rank_of_mask(state[S.G_WILDS]))[0]
 
     def _setup_ids(self):
         """The table arrays, the ids buffers and the compiled step (see ``_entry``)."""

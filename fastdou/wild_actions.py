@@ -17,7 +17,6 @@ from fastdou.checks import is_whole, short
 from fastdou.errors import IllegalMoveError
 from fastdou.kernels import layout as L
 from fastdou.kernels import wild_ids as KW
-from fastdou.kernels.action_ids import SEL_PASS
 from fastdou.moves import Move
 from fastdou.rules import Rules, rules_array
 
@@ -31,6 +30,11 @@ def _rank(wild) -> int:
     elif is_whole(wild) and not isinstance(wild, bool) and 0 <= wild <= 12:
         return int(wild)
     raise IllegalMoveError(f"wild is one wild rank, a token or index 3..2, not {short(wild)}")
+
+
+def rank_of_mask(mask: int) -> int | None:
+    """The wild rank 0..12 of a one-rank wilds bit mask (a Move's or a state's); None for 0."""
+    return int(mask).bit_length() - 1 if mask else None
 
 
 class WildActionTable:
@@ -55,7 +59,6 @@ class WildActionTable:
         self.offsets.flags.writeable = False
         self.selection = selection.view()
         self.selection.flags.writeable = False
-        assert self.selection[SEL_PASS] == self.pass_id == self.n_plays
 
     @property
     def selection_names(self) -> tuple:
@@ -105,7 +108,7 @@ class WildActionTable:
         if not action.wilds:
             raise IllegalMoveError(f"{action.text()} was made without a wild rank: make it "
                                    f"with wild= (or take it from a Game of {self.rules.name})")
-        i = int(self.ids(action.record[None, :], int(action.wilds).bit_length() - 1)[0])
+        i = int(self.ids(action.record[None, :], rank_of_mask(action.wilds))[0])
         if i < 0:
             raise IllegalMoveError(f"{action.text()} ({action.kind.name}) is not a move of "
                                    f"{self.rules.name}")

@@ -146,24 +146,25 @@ def legal_ids(state, rules, keys, key_ids, selection, records, out):
 
 
 @leaf
-def phase_of_id(state, rules, id_records, selection, a):
-    """Whether id ``a`` is an action of ``state``'s phase: ``OK``, ``BAD_ID`` or
-    ``WRONG_PHASE`` (the held cards are not looked at)."""
-    if a < 0 or a >= id_records.shape[0] or id_records[a, 1] == RESERVED:
+def phase_of_id(state, rules, id_records, selection, a, row):
+    """Whether id ``a``, of row ``row`` of ``id_records`` (the id itself, but for the wild
+    table's ids), is an action of ``state``'s phase: ``OK``, ``BAD_ID`` or ``WRONG_PHASE``
+    (the held cards are not looked at)."""
+    if row < 0 or row >= id_records.shape[0] or id_records[row, 1] == RESERVED:
         return BAD_ID
     phase = state[G_PHASE]
     if phase == PH_DONE:
         return HAND_OVER
     if a == selection[SEL_PASS]:
         return OK
-    is_play = id_records[a, 1] != 0
+    is_play = id_records[row, 1] != 0
     if phase == PH_PLAY:
         return OK if is_play else WRONG_PHASE
     if is_play:
         return WRONG_PHASE
     # a phase action: this phase's id for the same value must be ``a`` itself
     same = action_id(state, rules, id_records[:0], selection[:0], selection,
-                     id_records[a, 0], id_records[a, 1])
+                     id_records[row, 0], id_records[row, 1])
     return OK if same == a else WRONG_PHASE
 
 
@@ -171,7 +172,7 @@ def phase_of_id(state, rules, id_records, selection, a):
 def check_id(state, rules, id_records, selection, a):
     """What ``push_id`` would say of id ``a`` (``OK`` or why not), applying nothing: that
     it is an action of this phase and, in play, that the player holds its cards."""
-    status = phase_of_id(state, rules, id_records, selection, a)
+    status = phase_of_id(state, rules, id_records, selection, a, a)
     if status == OK and state[G_PHASE] == PH_PLAY and \
             not contains(np.uint64(state[G_HANDS + state[G_PLAYER]]), id_records[a, 0]):
         return NOT_HELD

@@ -14,13 +14,13 @@ import numpy as np
 
 from fastdou.kernels.action_ids import (
     BAD_ID, HAND_OVER, LOG_FULL, NOT_HELD, NOT_LEGAL, OK, OVERFLOW, SEL_PASS, WRONG_PHASE,
-    action_id, engine_apply, is_among,
+    action_id, engine_apply, is_among, phase_of_id,
 )
 from fastdou.kernels.engine import legal_actions
 from fastdou.kernels.jit import leaf, nrt_kernel
-from fastdou.kernels.layout import RANK_2
 from fastdou.kernels.packing import contains
 from fastdou.kernels.state import G_HANDS, G_PHASE, G_PLAYER, G_WILDS, PH_DONE, PH_PLAY
+from fastdou.kernels.wild import wild_ranks
 from fastdou.kernels.wild_ids import wild_id_record, wild_play_id
 
 
@@ -33,11 +33,7 @@ def engine_wild_legal_actions(state, rules, out):
 @leaf
 def wild_rank(state):
     """The state's one wild rank (0..12), -1 before play."""
-    mask = state[G_WILDS]
-    for r in range(RANK_2 + 1):
-        if (mask >> r) & 1:
-            return r
-    return -1
+    return wild_ranks(state[G_WILDS], np.uint64(0))[0]
 
 
 @leaf
@@ -70,13 +66,10 @@ def wild_check_id(state, table, a, scratch):
     none = np.uint64(0)
     if a < 0 or a >= pass_id + id_records.shape[0] - classic_pass:
         return BAD_ID, none, none
-    phase = state[G_PHASE]
-    if phase == PH_DONE:
-        return HAND_OVER, none, none
-    if a == pass_id:
-        return OK, none, none
     if a < pass_id:
-        if phase != PH_PLAY:
+        if state[G_PHASE] == PH_DONE:
+            return HAND_OVER, none, none
+        if state[G_PHASE] != PH_PLAY:
             return WRONG_PHASE, none, none
         cards, info = wild_id_record(a, wild_rank(state), rules, keys, key_ids, id_records,
                                      offsets, scratch)
@@ -85,14 +78,10 @@ def wild_check_id(state, table, a, scratch):
         if not contains(np.uint64(state[G_HANDS + state[G_PLAYER]]), cards):
             return NOT_HELD, none, none
         return OK, cards, info
-    row = a - pass_id + classic_pass
-    if phase == PH_PLAY or id_records[row, 1] != 0:
-        return (WRONG_PHASE if id_records[row, 1] == 0 else BAD_ID), none, none
-    value = id_records[row, 0]
-    # a phase action: this phase's id for the same value must be ``a`` itself
-    if action_id(state, rules, keys, key_ids, selection, value, none) != a:
-        return WRONG_PHASE, none, none
-    return OK, value, none
+    status = phase_of_id(state, rules, id_records, selection, a, a - pass_id + classic_pass)
+    if status != OK:
+        return status, none, none
+    return OK, id_records[a - pass_id + classic_pass, 0], none
 
 
 @leaf

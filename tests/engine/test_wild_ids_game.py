@@ -10,6 +10,7 @@ import pytest
 
 import fastdou
 from fastdou.errors import IllegalMoveError, RulesError
+from fastdou.kernels.action_ids import SEL_PASS
 
 LAIZI = fastdou.rules("laizi")
 TABLE = fastdou.action_table(LAIZI)
@@ -18,6 +19,8 @@ TABLE = fastdou.action_table(LAIZI)
 def test_the_table():
     assert TABLE.n_plays == 7_409_258 and TABLE.pass_id == TABLE.n_plays
     assert TABLE.size == TABLE.pass_id + 1 + len(TABLE.selection_names)
+    assert TABLE.selection[SEL_PASS] == TABLE.pass_id     # what the kernels take as the pass
+    assert TABLE.offsets[-1] == TABLE.n_plays and len(TABLE.offsets) == TABLE.classic.n_plays + 1
     bomb = fastdou.Move.parse("5557(5)", LAIZI, wild="7")
     i = TABLE.id(bomb)
     assert TABLE.action(i, "7") == bomb and TABLE.id("5557(5)", wild="7") == i
