@@ -437,7 +437,8 @@ class Game(Stepper):
         """fastdou's numeric encoding of :meth:`observation` (``int8``, layout in
         ``fastdou.kernels.encoding``), written into ``out`` when given."""
         seat = _seat("seat", seat, self.rules.players)
-        size = int(KE.encoding_size(rules_array(self.rules)))
+        arr = rules_array(self.rules, wild=True)
+        size = int(KE.encoding_size(arr))
         if out is None:
             out = np.empty(size, np.int8)
         elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (size,)
@@ -446,7 +447,7 @@ class Game(Stepper):
         if not self._busy.acquire(False):
             _in_use()
         try:
-            KE.encode(self._state, rules_array(self.rules), seat, out)
+            KE.encode(self._state, arr, seat, out)
         finally:
             self._busy.release()
         return out

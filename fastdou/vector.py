@@ -39,6 +39,10 @@ Conventions (Gymnasium's vector API where it fits, autoreset in the same step):
   ``"greedy"`` or an ``@njit`` function ``(state, actions, n, rng) -> (index, rng)`` (see
   :func:`fastdou.simulate`). Policy seats are played inside the compiled loop: the caller
   sees only its own seats' turns.
+* Wild cards (``"laizi"``, one wild rank): the ids are the wild table's
+  (:class:`fastdou.wild_actions.WildActionTable`) under each game's drawn rank, with the
+  ``fastdou`` encoding (its ``wild`` and ``last_rank`` blocks); the wild-card kernel
+  compiles apart, on its first use.
 * ``threads``: Numba threads for each call (default: Numba's current setting). The env
   sets them with ``numba.set_num_threads`` around its own kernel calls and restores the
   caller's value afterwards (the setting is per calling thread), so nothing leaks. Idle
@@ -57,6 +61,7 @@ import threading
 import numba
 import numpy as np
 
+from fastdou import cards
 from fastdou.checks import flag, short, whole
 from fastdou import memory
 from fastdou.errors import (ArgumentError, ConcurrentUseError, GameStateError,
@@ -68,6 +73,8 @@ from fastdou.kernels import play as P
 from fastdou.kernels import state as S
 from fastdou.kernels import vector as KV
 from fastdou.rules import as_rules, rules_array
+from fastdou.stepper import kernel_table
+from fastdou.wild_actions import rank_of_mask
 
 STARTS = ("bidding", "play")
 POOL_WIDTH = 128        # legal ids kept per game in the first pass (more: computed again)
@@ -98,9 +105,9 @@ def encoder(name: str, rules):
     if not isinstance(name, str) or name not in ENCODINGS:
         raise ArgumentError(f"encoding is one of {', '.join(ENCODINGS)}, not {short(name)}")
     module, size_name, encode_name, presets = ENCODINGS[name]
-    if presets is not None and rules.name not in presets:
+    if presets is not None and (rules.name not in presets or rules.wilds):
         raise ArgumentError(f"the {name} encoding is for {', '.join(presets)}, not "
-                            f"{rules.name}")
+                            f"{rules.name}" + (" with wild cards" if rules.wilds else ""))
     try:
         mod = importlib.import_module(module)
         size_fn, encode_fn = getattr(mod, size_name), getattr(mod, encode_name)
@@ -112,7 +119,7 @@ def encoder(name: str, rules):
     except Exception as e:
         raise ArgumentError(f"the {name} encoder does not compile as (state, rules, seat, "
                             f"int8 out): {short(str(e))}") from None
-    return int(size_fn(rules_array(rules))), encode_fn
+    return int(size_fn(rules_array(rules, wild=True))), encode_fn
 
 
 def _seat_codes(opponents, rules):
@@ -404,15 +411,21 @@ class VectorEnv:
 
     def _run(self, mode: int) -> int:
         """Run the step kernel in ``mode`` (inside ``_threads``); returns what it reports."""
-        t = self.table
-        return KV.compiled("step_batch")(
-            self._states, rules_array(self.rules), (t.keys, t.key_ids, t.id_records, t.selection),
+        wild = bool(self.rules.wilds)
+        if wild:                        # kernels.wild_steps' table, the rules array first
+            table = kernel_table(self.rules)
+        else:
+            t = self.table
+            table = (t.keys, t.key_ids, t.id_records, t.selection)
+        return KV.compiled("step_batch", wild)(
+            self._states, rules_array(self.rules, wild=True), table,
             (self.seed, int(self.start == "play")), self._codes, self._actions, mode,
             self.check, (self._games, self._rngs, self._seats),
             (self._obs, self._final_obs, self._rewards, self._terminated, self._final_scores,
              self._final_deals, self._pool, self._counts, self._errors),
             (self._flat, self._offsets, self._status, self._deals, self._next_block),
-            numba.get_num_threads(), *self._functions, self._encode is KE.encode)
+            numba.get_num_threads(), *self._functions, self._encode is KE.encode,
+            True if wild else None)
 
     @contextlib.contextmanager
     def _threads(self):
@@ -443,8 +456,13 @@ class VectorEnv:
             rules=self.rules.name, phase=_PHASES[int(st[S.G_PHASE])], seat=seat)
         name = ""
         if self.table.is_action(a):
-            act = self.table.action(a)
-            name = f" ({act if isinstance(act, str) else act.text()})"
+            wild = rank_of_mask(st[S.G_WILDS])
+            try:
+                act = self.table.action(a, wild) if self.rules.wilds else self.table.action(a)
+                name = f" ({act if isinstance(act, str) else act.text()})"
+            except IllegalMoveError:    # a play id before the wild rank is drawn, or no move
+                if wild is not None:    # under it
+                    what = f"is no move when {cards.TOKENS[wild]} is wild"
         raise IllegalMoveError(f"game {i}: id {a}{name} {what}")
 
     def __repr__(self) -> str:

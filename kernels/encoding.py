@@ -23,6 +23,10 @@ bid                   one-hot base score 0 .. max_bid
 multiplier            one-hot log2 of the multiplier, 0 .. 15 (larger: 15)
 doubled               one flag per seat that doubled
 trump                 one-hot trump suit (jinling)
+wild                  the wild ranks 3..2, once play has drawn them (13 entries; none without
+                      wild cards)
+last_rank             one-hot compared-by rank of the move to beat (15 entries; none without
+                      wild cards, where cards and kind alone may read as two moves)
 ====================  ======================================================================
 
 Over the standard 54-card deck a card plane is one vector compare, written whole
@@ -37,18 +41,20 @@ from numba.extending import intrinsic
 from fastdou.kernels.jit import first_class_leaf, inline_leaf, leaf, nrt_kernel
 from fastdou.kernels.layout import (COUNT_BITS, COUNT_MASK, N_KINDS, R_DECK, R_HAND_SIZE,
                                     R_KITTY, R_KITTY_SHOWN, R_KITTY_TO_LANDLORD, R_MAX_BID,
-                                    R_PLAYERS)
-from fastdou.kernels.moves import kind_of
+                                    R_PLAYERS, R_WILDS)
+from fastdou.kernels.moves import kind_of, rank_of
 from fastdou.kernels.packing import size
 from fastdou.kernels.state import (G_BID, G_DOUBLED, G_HANDS, G_HISTORY, G_KITTY, G_LANDLORD,
                                    G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_MULT, G_PARTNER,
                                    G_PARTNER_KNOWN, G_PHASE, G_PLAYED, G_PLAYER, G_TRUMP,
-                                   G_TURNS, HISTORY_LEN, PH_DONE, PH_PLAY)
+                                   G_TURNS, G_WILDS, HISTORY_LEN, PH_DONE, PH_PLAY)
 
 N_PHASES = PH_DONE + 1
 MULT_SLOTS = 16
 SUITS = 4
-N_BLOCKS = 15
+N_BLOCKS = 17
+WILD_RANKS = 13
+RANKS = 15
 _NIBBLE = np.uint64(COUNT_MASK)   # one rank's count in a packed hand
 _FOUR = np.uint64(COUNT_BITS)
 # the four entries of a rank holding 0 .. 4 cards, as one little-endian word
@@ -83,8 +89,11 @@ def block_offsets(rules):
     mult = bid + rules[R_MAX_BID] + 1
     doubled = mult + MULT_SLOTS
     trump = doubled + n
+    wild = trump + SUITS
+    last_rank = wild + (WILD_RANKS if rules[R_WILDS] else 0)
     return (0, played, unseen, kitty, left, last, history, phase, to_act, landlord, partner,
-            bid, mult, doubled, trump, trump + SUITS)
+            bid, mult, doubled, trump, wild, last_rank,
+            last_rank + (RANKS if rules[R_WILDS] else 0))
 
 
 @nrt_kernel
@@ -308,6 +317,11 @@ def _encode(state, rules, seat, out, standard):
         s = seat + k - n if seat + k >= n else seat + k
         out[blocks[13] + k] = (doubled >> s) & 1
     _one_hot(out, blocks[14], state[G_TRUMP], SUITS)
+    if rules[R_WILDS]:
+        for r in range(WILD_RANKS):
+            out[blocks[15] + r] = (state[G_WILDS] >> r) & 1
+        if state[G_LAST_INFO] != 0:
+            _one_hot(out, blocks[16], rank_of(np.uint64(state[G_LAST_INFO])), RANKS)
 
 
 @leaf

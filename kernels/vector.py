@@ -14,6 +14,11 @@ loop. Two first-class functions reach the kernels: ``user`` (:data:`POLICY_SIGNA
 observation into the ``int8`` row ``out``), so the kernels compile once and are cached;
 fastdou's own encoding, the default, is called directly instead (``direct``).
 
+Wild cards (``wild`` a literal True; None prunes their code, so the classic kernel holds none):
+the table is ``kernels.wild_steps``' ``(rules, keys, key_ids, id_records, selection, offsets)``
+and the ids are its wild ids under each game's drawn rank; the helpers below (``_in_table``,
+``_status_of``, ``_record_of``, ``_id_of``, ``_ids_into``) pick the path.
+
 Legal ids: each game writes up to ``pool.shape[1]`` ids into its row of ``pool`` and its
 count into ``counts``; :func:`_gather` packs them into one flat array at ``offsets``
 (recomputing the rare games with more ids than a pool row holds).
@@ -34,14 +39,16 @@ from numba.core.types import WrapperAddressProtocol
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, WRONG_PHASE,
-                                        action_id, check_id, legal_ids)
+from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, SEL_PASS,
+                                        WRONG_PHASE, action_id, check_id, legal_ids)
 from fastdou.kernels.encoding import encode as fastdou_encode
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
 from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel
 from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, choose, policy_stream
 from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
+from fastdou.kernels.wild import WILD_SCRATCH
+from fastdou.kernels.wild_steps import wild_action_id, wild_check_id, wild_legal_ids
 
 LEARNER = -1          # a seat whose actions come from the caller
 SLOT_BITS = 32        # deal_index(i, k) = k << SLOT_BITS | i
@@ -85,7 +92,51 @@ def _begin(state, rules, seed, slot, game, start_play, deck):
 
 
 @leaf
-def _opponents(state, rules, codes, rng, user, buf, deck):
+def _in_table(table, a, wild):
+    """Whether ``a`` is an id of ``table`` (a reserved classic id is not)."""
+    if wild is None:
+        id_records = table[2]
+        return 0 <= a < id_records.shape[0] and id_records[a, 1] != RESERVED
+    id_records, selection, offsets = table[3], table[4], table[5]
+    return 0 <= a < selection[SEL_PASS] + id_records.shape[0] - (offsets.shape[0] - 1)
+
+
+@leaf
+def _status_of(state, rules, table, a, readings, wild):
+    """What ``push_id`` would say of id ``a`` (in the table) in ``state``."""
+    if wild is None:
+        return check_id(state, rules, table[2], table[3], a)
+    return wild_check_id(state, table, a, readings)[0]
+
+
+@leaf
+def _record_of(state, table, a, readings, wild):
+    """The action record ``(value, info)`` of id ``a``, an action of ``state`` (checked)."""
+    if wild is None:
+        id_records = table[2]
+        return id_records[a, 0], id_records[a, 1]
+    _, value, info = wild_check_id(state, table, a, readings)
+    return value, info
+
+
+@leaf
+def _id_of(state, rules, table, value, info, readings, wild):
+    """The id of the action record ``[value, info]`` of ``state``'s phase."""
+    if wild is None:
+        return action_id(state, rules, table[0], table[1], table[3], value, info)
+    return wild_action_id(state, table, value, info, readings)
+
+
+@leaf
+def _ids_into(state, rules, table, records, out, readings, wild):
+    """``legal_ids`` (or ``wild_legal_ids``) of ``state`` into ``out``."""
+    if wild is None:
+        return legal_ids(state, rules, table[0], table[1], table[3], records, out)
+    return wild_legal_ids(state, table, records, out, readings)
+
+
+@leaf
+def _opponents(state, rules, codes, rng, user, buf, deck, wild):
     """Play the policy seats until a learner seat is to act or the hand is over; returns
     (code, rng, n): 0, ``ERROR_POLICY``, or ``NEED_ROOM`` when the seat to act has ``n``
     actions, more than ``buf`` holds (nothing played then)."""
@@ -93,7 +144,7 @@ def _opponents(state, rules, codes, rng, user, buf, deck):
         code = codes[state[G_PLAYER]]
         if code == LEARNER:
             break
-        n = legal_actions(state, rules, buf)
+        n = legal_actions(state, rules, buf, wild)
         if n > buf.shape[0]:
             return NEED_ROOM, rng, n
         i, rng = choose(code, state, buf, n, rng, user)
@@ -106,9 +157,10 @@ def _opponents(state, rules, codes, rng, user, buf, deck):
 @nrt_kernel
 def _scratch(pool, rules, codes):
     """One work item's buffers: action records (room for a pool row's), a deck to shuffle,
-    and its own copies of the rules and seat codes."""
+    its own copies of the rules and seat codes, and wild readings' scratch."""
     return (np.empty((max(ACTIONS_CAPACITY, pool.shape[1]), REC_WIDTH), np.uint64),
-            np.empty(MAX_DECK, np.int64), rules.copy(), codes.copy())
+            np.empty(MAX_DECK, np.int64), rules.copy(), codes.copy(),
+            np.empty((WILD_SCRATCH, REC_WIDTH), np.uint64))
 
 
 @intrinsic
@@ -149,14 +201,14 @@ def _encode_row(encode, direct, state, rules, seat, dst, i):
 
 @leaf
 def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, slots, out,
-               user, encode, direct):
+               user, encode, direct, wild):
     """Advance games ``lo .. hi - 1``, each in place in its row of ``states``: deal game
     ``games[i]`` (``fresh``) or apply ``actions[i]`` (checked before, by
     :func:`_check`) for the seat ``seats[i]``; then play the policy seats; a hand
     that ends is recorded (once) and the slot's next game dealt; then the observation and
     legal ids of the learner seat to act. ``scratch``: the work item's (buf, deck, rules,
-    codes) (:func:`_scratch`); ``table``, ``dealing``, ``slots``, ``out``: as in
-    :func:`step_batch`. Returns ``(hi, 0)``, or ``(i, n)`` when game ``i``'s seat to
+    codes, readings) (:func:`_scratch`); ``table``, ``dealing``, ``slots``, ``out``, ``wild``:
+    as in :func:`step_batch`. Returns ``(hi, 0)``, or ``(i, n)`` when game ``i``'s seat to
     act had ``n`` actions, more than ``buf`` holds: call again from ``i`` with ``resume``
     and a larger buffer, and it goes on where it stopped.
 
@@ -165,8 +217,7 @@ def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, 
     the work item's own rules and buffer, and each game's row by :func:`_row`): a call a
     game pushed its hundred-odd argument words every game (9% of a step's samples), and the
     counts' atomic operations took 35% before."""
-    buf, deck, rules, codes = scratch
-    keys, key_ids, id_records, selection = table
+    buf, deck, rules, codes, readings = scratch
     seed, start_play = dealing
     games, rngs, seats = slots
     obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
@@ -178,13 +229,12 @@ def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, 
             if fresh:
                 rngs[i] = _begin(state, rules, seed, i, games[i], start_play, deck)
             else:
-                a = actions[i]
-                apply(state, rules, (id_records[a, 0], id_records[a, 1]), deck)
+                apply(state, rules, _record_of(state, table, actions[i], readings, wild), deck)
                 terminated[i] = False
                 rewards[i] = 0.0
         rng = rngs[i]
         while True:
-            err, rng, n = _opponents(state, rules, codes, rng, user, buf, deck)
+            err, rng, n = _opponents(state, rules, codes, rng, user, buf, deck, wild)
             if err != 0:
                 rngs[i] = rng
                 if err == NEED_ROOM:
@@ -209,10 +259,9 @@ def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, 
         seat = state[G_PLAYER]
         seats[i] = seat
         _encode_row(encode, direct, state, rules, seat, obs, i)
-        n = legal_actions(state, rules, buf)      # the ids of legal_ids, into the pool row
+        n = legal_actions(state, rules, buf, wild)   # the ids of legal_ids, into the pool row
         for j in range(min(n, pool.shape[1])):
-            pool[i, j] = action_id(state, rules, keys, key_ids, selection, buf[j, 0],
-                                   buf[j, 1])
+            pool[i, j] = _id_of(state, rules, table, buf[j, 0], buf[j, 1], readings, wild)
         counts[i] = n
     return hi, 0
 
@@ -221,10 +270,10 @@ def _run_block(lo, hi, resume, fresh, states, scratch, table, dealing, actions, 
 def _room(scratch, n):
     """The work item's ``scratch``, with an action buffer for ``n`` records (its own if it
     has room)."""
-    buf, deck, rules, codes = scratch
+    buf, deck, rules, codes, readings = scratch
     if n <= buf.shape[0]:
         return scratch
-    return np.empty((2 * n, REC_WIDTH), np.uint64), deck, rules, codes
+    return np.empty((2 * n, REC_WIDTH), np.uint64), deck, rules, codes, readings
 
 
 @intrinsic
@@ -242,8 +291,8 @@ def _take(typingctx, counter):
 
 
 @kernel
-def _check(states, rules, id_records, selection, actions, flat, offsets, legal_only,
-           status):
+def _check(states, rules, table, actions, flat, offsets, legal_only, status, readings,
+           wild):
     """``status[i]``: 0 if ``actions[i]`` may be applied to game ``i``: with ``legal_only``,
     when it is among the game's legal ids ``flat[offsets[i]:offsets[i + 1]]``
     (``NOT_LEGAL`` or ``BAD_ID`` otherwise), else when ``push_id`` would take it. Returns
@@ -251,7 +300,7 @@ def _check(states, rules, id_records, selection, actions, flat, offsets, legal_o
     fine = True
     for i in range(states.shape[0]):
         a = actions[i]
-        if a < 0 or a >= id_records.shape[0] or id_records[a, 1] == RESERVED:
+        if not _in_table(table, a, wild):
             status[i] = BAD_ID
             fine = False
             continue
@@ -262,7 +311,7 @@ def _check(states, rules, id_records, selection, actions, flat, offsets, legal_o
                     s = OK
                     break
         else:
-            s = check_id(states[i], rules, id_records, selection, a)
+            s = _status_of(states[i], rules, table, a, readings, wild)
         status[i] = s
         if s != OK:
             fine = False
@@ -270,8 +319,7 @@ def _check(states, rules, id_records, selection, actions, flat, offsets, legal_o
 
 
 @nrt_kernel
-def _gather(states, rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
-            deals):
+def _gather(states, rules, table, pool, counts, offsets, flat, games, deals, readings, wild):
     """Pack the games' legal ids into ``flat`` at ``offsets``: from ``pool`` rows, or
     computed again for a game with more ids than a row holds; and each game's deal index
     into ``deals``."""
@@ -284,13 +332,13 @@ def _gather(states, rules, keys, key_ids, selection, pool, counts, offsets, flat
                 flat[at + j] = pool[i, j]
         else:
             records = np.empty((c, REC_WIDTH), np.uint64)
-            legal_ids(states[i], rules, keys, key_ids, selection, records, flat[at:at + c])
+            _ids_into(states[i], rules, table, records, flat[at:at + c], readings, wild)
         deals[i] = deal_index(i, games[i])
 
 
 @parallel_kernel
 def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, slots, out,
-               ids, threads, user, encode, direct):
+               ids, threads, user, encode, direct, wild):
     """One call of the env (``mode``): ``STEP`` checks every ``actions[i]`` (:func:`_check`;
     ``REFUSED`` if one fails, nothing changed), applies them and plays on to a learner
     seat's turn (:func:`_run_block`); ``RESET`` deals slot ``i``'s game ``games[i]``
@@ -304,7 +352,8 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
     until none is left: which thread plays a game never changes its result.
 
     ``table``: the action ids' (keys, key_ids, id_records, selection)
-    (:class:`fastdou.actions.ActionTable`); ``dealing``: (seed, start_play); ``slots``:
+    (:class:`fastdou.actions.ActionTable`), or with ``wild=True`` (rules with one wild rank)
+    ``kernels.wild_steps``' table; ``wild=None`` compiles no wild-card code; ``dealing``: (seed, start_play); ``slots``:
     what each slot keeps between calls, (games, rngs, seats); ``out``: the per-game
     results, (obs, final_obs, rewards, terminated, final_scores, final_deals, pool,
     counts, errors); ``ids``: (flat, offsets, status, deals, next_block: one int64);
@@ -312,14 +361,14 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
     kernel uncacheable); ``user``, ``encode``, ``direct``: the policy and the encoder
     (:func:`_encode_row`)."""
     n = states.shape[0]
-    keys, key_ids, id_records, selection = table
+    readings = np.empty((WILD_SCRATCH, REC_WIDTH), np.uint64)
     games = slots[0]
     obs, final_obs, rewards, terminated, final_scores, final_deals, pool, counts, errors = out
     flat, offsets, status, deals, next_block = ids
     if mode != GATHER:
         fresh = mode == RESET
-        if not fresh and not _check(states, rules, id_records, selection, actions, flat,
-                                    offsets, legal_only, status):
+        if not fresh and not _check(states, rules, table, actions, flat, offsets, legal_only,
+                                    status, readings, wild):
             return REFUSED
         blocks = (n + BLOCK - 1) // BLOCK
         next_block[0] = 0
@@ -331,7 +380,8 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
                 resume = np.bool_(False)    # not a literal: _run_block would compile twice
                 while i < end:
                     i, need = _run_block(i, end, resume, fresh, states, scratch, table,
-                                         dealing, actions, slots, out, user, encode, direct)
+                                         dealing, actions, slots, out, user, encode, direct,
+                                         wild)
                     scratch = _room(scratch, need)
                     resume = True
                 b = _take(next_block)
@@ -344,8 +394,7 @@ def step_batch(states, rules, table, dealing, codes, actions, mode, legal_only, 
             offsets[i + 1] = total
         if total > flat.shape[0]:
             return NEED_IDS
-    _gather(states, rules, keys, key_ids, selection, pool, counts, offsets, flat, games,
-            deals)
+    _gather(states, rules, table, pool, counts, offsets, flat, games, deals, readings, wild)
     return DONE
 
 
@@ -372,26 +421,36 @@ _OUT = types.Tuple((_a(types.int8, 2), _a(types.int8, 2),             # obs, fin
                     _a(types.float64, 1), _a(types.boolean, 1),       # rewards, terminated
                     _a(types.float64, 2), _a(_I64, 1),                # scores, deals
                     _a(types.int32, 2), _a(_I64, 1), _a(_I64, 1)))    # pool, counts, errors
+# kernels.wild_steps' table, writable: (rules, keys, key_ids, id_records, selection, offsets)
+_WILD_TABLE = types.Tuple((_RULES, _a(types.uint64, 2), _a(_I64, 1), _a(types.uint64, 2),
+                           _a(_I64, 1), _a(_I64, 1)))
 _IDS = types.UniTuple(_a(_I64, 1), 5)     # flat, offsets, status, deals, next_block
-SIGNATURES = {
-    "step_batch": (_STATES, _RULES, _TABLE, _DEALING, _a(_I64, 1), _a(_I64, 1), _I64,
-                   types.boolean, _SLOTS, _OUT, _IDS, _I64, POLICY_TYPE, ENCODE_TYPE,
-                   types.boolean),
-}
 
 
-def compiled(name):
-    """``step_batch`` compiled (or loaded from the disk cache) for its one
-    signature, ``user`` and ``encode`` first-class functions; returned as the compiled
-    overload's entry point, which skips the dispatcher's typing of every argument (pass
-    exactly the signature's types, the functions as :class:`FunctionArg`)."""
-    entry = _ENTRY_POINTS.get(name)
+def _step_signature(table, wild):
+    return (_STATES, _RULES, table, _DEALING, _a(_I64, 1), _a(_I64, 1), _I64, types.boolean,
+            _SLOTS, _OUT, _IDS, _I64, POLICY_TYPE, ENCODE_TYPE, types.boolean, wild)
+
+
+# (kernel, wild) -> its one signature: the classic one, and the one with wild cards (a
+# literal True: ``wild is None`` is pruned only for a None or a literal argument)
+SIGNATURES = {("step_batch", False): _step_signature(_TABLE, types.none),
+              ("step_batch", True): _step_signature(_WILD_TABLE, types.literal(True))}
+
+
+def compiled(name, wild=False):
+    """``step_batch`` compiled (or loaded from the disk cache) for its classic signature,
+    or with ``wild`` its wild-card one (pass ``wild=True`` to it, else None), ``user`` and
+    ``encode`` first-class functions; returned as the compiled overload's entry point, which
+    skips the dispatcher's typing of every argument (pass exactly the signature's types, the
+    functions as :class:`FunctionArg`). Each signature compiles when first asked for."""
+    entry = _ENTRY_POINTS.get((name, wild))
     if entry is None:
         fn = globals()[name]
-        if not fn.signatures:
-            fn.compile(SIGNATURES[name])
-            fn.disable_compile()
-        entry = _ENTRY_POINTS[name] = fn.overloads[fn.signatures[0]].entry_point
+        signature = SIGNATURES[name, wild]
+        if signature not in fn.overloads:
+            fn.compile(signature)
+        entry = _ENTRY_POINTS[name, wild] = fn.overloads[signature].entry_point
     return entry
 
 

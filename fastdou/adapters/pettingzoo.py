@@ -5,7 +5,8 @@ wrapped in PettingZoo's ``OrderEnforcingWrapper``; ``raw_env`` is the bare envir
 Importing this module registers ``fastdou/<preset>-v0`` for every preset in PettingZoo's
 registry (PettingZoo >= 1.27), so ``pettingzoo.make("aec", "fastdou/classic-v0")`` works after
 ``import fastdou.adapters.pettingzoo`` (PettingZoo has no plugin discovery: the import is the
-registration).
+registration). Wild cards: ``env("laizi")`` (one wild rank; not registered while laizi is in
+progress) acts over its wild ids, the mask marking the legal ones under the drawn rank.
 
 * Agents ``player_0 .. player_{n-1}``: agent ``player_k`` is seat ``k`` of the game.
 * Observations ``{"observation": Game.encode(seat), "action_mask": ...}``, both ``int8`` 0/1
@@ -85,8 +86,8 @@ class FastdouAECEnv(AECEnv):
         n = self.rules.players
         self.possible_agents = [f"player_{k}" for k in range(n)]
         self._seat_of = {a: k for k, a in enumerate(self.possible_agents)}
-        self._obs_size = int(KE.encoding_size(rules_array(self.rules)))
-        self._plane = int(KE.card_plane_size(rules_array(self.rules)))
+        self._obs_size = int(KE.encoding_size(rules_array(self.rules, wild=True)))
+        self._plane = int(KE.card_plane_size(rules_array(self.rules, wild=True)))
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, 1, (self._obs_size,), np.int8),
             "action_mask": spaces.Box(0, 1, (self.table.size,), np.int8)})
@@ -184,7 +185,7 @@ class FastdouAECEnv(AECEnv):
         for s in range(n):
             game.encode(s, out[s * size:(s + 1) * size])
         kitty = game.state[S.G_KITTY:S.G_KITTY + 1].view(np.uint64)[0]
-        KE.put_cards(out, n * size, kitty, rules_array(self.rules))
+        KE.put_cards(out, n * size, kitty, rules_array(self.rules, wild=True))
         return out
 
     @property

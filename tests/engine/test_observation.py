@@ -14,6 +14,7 @@ from fastdou.kernels import state as S
 from fastdou.rules import rules_array
 
 PRESETS = sorted(fastdou.PRESETS)
+WITH_WILD = PRESETS + ["laizi"]
 
 
 def _random_prefix(rules, seed, rng, start):
@@ -73,6 +74,9 @@ def _swapped_twin(g, ids, seat, rng):
                            seed=start["seed"], start=start.get("start", "bidding"),
                            landlord=start.get("landlord"))
     twin._state[S.G_TRUMP] = g.state[S.G_TRUMP]     # from_hands turns up no trump card
+    twin._state[S.G_DEAL] = g.state[S.G_DEAL]       # the wild rank is drawn from the deal index
+    if twin.state[S.G_WILDS]:                       # already drawn (start="play")
+        twin._state[S.G_WILDS] = g.state[S.G_WILDS]
     for i in ids:
         twin.push_id(i)
     return twin
@@ -88,7 +92,7 @@ def _same_view(o1, o2):
             assert v1 == v2, f
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", WITH_WILD)
 def test_a_seat_never_sees_other_seats_hidden_cards(preset):
     rules = fastdou.rules(preset)
     rng = random.Random(11)
@@ -136,12 +140,13 @@ def _expected_encoding(g, seat):
             v[(s - seat) % n] = 1
         return v
     if o.last_move.is_pass:
-        parts.append(np.zeros(KE.card_plane_size(rules_array(rules)) + 21 + n, np.int8))
+        parts.append(np.zeros(KE.card_plane_size(rules_array(rules, wild=True)) + 21 + n,
+                              np.int8))
     else:
         parts += [_plane(o.last_move.cards, rules), np.eye(21, dtype=np.int8)[
             int(o.last_move.kind)], seat_hot(o.last_player)]
     plays = [(s, a) for s, phase, a in o.history if phase == "play"][-KE.HISTORY_LEN:]
-    rows = [np.zeros(KE.card_plane_size(rules_array(rules)) + n + 1, np.int8)] * (
+    rows = [np.zeros(KE.card_plane_size(rules_array(rules, wild=True)) + n + 1, np.int8)] * (
         KE.HISTORY_LEN - len(plays))
     for s, a in plays:
         rows.append(np.concatenate([_plane(a.cards, rules), seat_hot(s),
@@ -157,10 +162,14 @@ def _expected_encoding(g, seat):
     if o.trump >= 0:
         trump[o.trump] = 1
     parts.append(trump)
+    if rules.wilds:                     # the wild ranks, and the rank the move to beat reads as
+        parts.append(np.array([r in (o.wild or "") for r in cards.TOKENS[:13]], np.int8))
+        parts.append(np.zeros(15, np.int8) if o.last_move.is_pass else
+                     np.eye(15, dtype=np.int8)[o.last_move.rank])
     return np.concatenate(parts).astype(np.int8)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", WITH_WILD)
 def test_encoding_is_the_observation(preset):
     rules = fastdou.rules(preset)
     rng = random.Random(3)
@@ -168,7 +177,7 @@ def test_encoding_is_the_observation(preset):
         g, _ = _random_prefix(rules, 9, rng, rng.choice(["bidding", "play"]))
         seat = rng.randrange(rules.players)
         assert np.array_equal(g.encode(seat), _expected_encoding(g, seat))
-        assert len(g.encode(seat)) == KE.encoding_size(rules_array(rules))
+        assert len(g.encode(seat)) == KE.encoding_size(rules_array(rules, wild=True))
 
 
 def test_played_cards_and_history_follow_the_moves():
@@ -215,3 +224,30 @@ def test_five_player_dark_landlord_becomes_known():
                 seen_known += known
                 seen_hidden += not known
     assert seen_known and seen_hidden
+
+
+
+def test_a_wild_encoding_tells_apart_two_readings_of_the_same_cards():
+    """Under wild cards one multiset of one kind may read as two ranks (8 9 T J and a wild
+    7: 7-J or 8-Q); the encoding of the move to beat says which."""
+    rng = random.Random(5)
+    found = 0
+    for deal in range(40):
+        g = Game.new("laizi", seed=2, deal=deal, start="play")
+        while not g.is_terminal() and found < 5:
+            moves = g.legal_actions()
+            same = {}
+            for m in moves:
+                same.setdefault((m.packed, m.kind), []).append(m)
+            twins = [ms for ms in same.values() if len({m.rank for m in ms}) > 1]
+            if twins:
+                a, b = twins[0][:2]
+                seen = []
+                for m in (a, b):
+                    t = g.clone()
+                    t.play(m)
+                    seen.append(t.encode(t.current_player))
+                assert not np.array_equal(*seen), (a.text(), b.text())
+                found += 1
+            g.play(moves[rng.randrange(len(moves))])
+    assert found == 5

@@ -14,7 +14,7 @@ from numba import njit
 
 import fastdou
 from fastdou import Game, VectorEnv
-from fastdou.kernels import engine as E
+from fastdou.game import legal_records_into
 from fastdou.kernels import play as P
 from fastdou.kernels import policies as KP
 from fastdou.kernels import state as S
@@ -52,7 +52,8 @@ class Mirror:
         g = self.games[i]
         while not g.is_terminal() and self.policies[g.current_player] is not None:
             records = np.empty((4096, REC_WIDTH), np.uint64)
-            n = E.legal_actions(g._state, rules_array(g.rules), records)
+            n = legal_records_into(g._state, rules_array(g.rules, wild=True), records,
+                                   bool(g.rules.wilds))
             fn = self.policies[g.current_player]
             k, rng = fn(g.state, records[:n], n, np.uint64(self.rngs[i]))
             self.rngs[i] = np.uint64(rng)
@@ -125,6 +126,24 @@ def test_every_game_equals_game(preset, start):
     """Learner on every seat: each step of each game equals Game stepped by the same ids."""
     ended = run_against_game(preset, start, steps=60 * fastdou.rules(preset).players)
     assert ended >= 3
+
+
+@pytest.mark.parametrize("start", ["bidding", "play"])
+def test_wild_games_equal_game(start):
+    """laizi: under each game's drawn wild rank, the wild ids, encodings, rewards and
+    records equal Game's, the env's random seats included."""
+    assert run_against_game("laizi", start, steps=150, num_envs=5, opponents="random",
+                            policies=[None, KP.random_policy, KP.random_policy]) >= 3
+    env = VectorEnv("laizi", 2, start="play")
+    env.reset()
+    t = env.table
+    stood = t.offsets[t.classic.id(fastdou.Move.parse("3"))] + 1   # a wild card as a 3, alone
+    with pytest.raises(fastdou.IllegalMoveError, match="game 0: id .* is no move when . is wild"):
+        env.step(np.array([stood, t.pass_id]))
+    with pytest.raises(fastdou.RulesError, match="one wild rank"):
+        VectorEnv(fastdou.rules("laizi", wilds=2), 2)
+    with pytest.raises(fastdou.ArgumentError, match="douzero encoding is for classic, not laizi"):
+        VectorEnv("laizi", 2, encoding="douzero")
 
 
 def test_openspiel_and_douzero_profiles():
