@@ -352,7 +352,8 @@ def _add_rules_options(p):
 def _position(args):
     from fastdou.position import Position
     return Position(args.hands, _rules(args), landlord=args.landlord, partner=args.partner,
-                    to_move=args.to_move, last=args.last, last_player=args.last_player)
+                    to_move=args.to_move, last=args.last, last_player=args.last_player,
+                    wild=args.wild)
 
 
 def _line_text(pos, moves):
@@ -444,6 +445,9 @@ def _add_position_args(parser):
     parser.add_argument("--rules", default="classic",
                         help="preset name; fastdou rules lists them")
     parser.add_argument("--profile", default=None, help=_PROFILE_HELP)
+    parser.add_argument("--wild", default=None, metavar="RANKS",
+                        help="the wild rank(s) under rules with wild cards (perft only so "
+                             "far), e.g. 7 (default: none)")
 
 
 def _positive_float(text):

@@ -187,7 +187,8 @@ class Game(Stepper):
         if not isinstance(pos, Position):
             raise PositionError(f"expected a Position or its text, not {short(pos)}")
         state = E.new_state()
-        KP.state_of_position(state, rules_array(pos.rules), pos.array(), pos.landlord)
+        KP.state_of_position(state, rules_array(pos.rules, wild=True), pos.array(),
+                             pos.landlord)
         return cls(pos.rules, state, {"position": str(pos)})
 
     def position(self) -> Position:

@@ -23,7 +23,7 @@ from fastdou import cards as _cards
 from fastdou import memory
 from fastdou.checks import short, whole
 from fastdou.compiling.cold_start import generator_from_helper, solver_parts
-from fastdou.errors import FastdouError, PositionError
+from fastdou.errors import FastdouError, PositionError, RulesError
 from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels import fewest_plays as _fewest_plays
 from fastdou.kernels import perft_count as _perft
@@ -107,11 +107,19 @@ def _actions(arr, rules) -> np.ndarray:
     """The actions of ``arr`` as records: generated into a buffer (again into one of their
     size when more), not counted first (which would compile the counters as well)."""
     out = np.zeros((_ROOM, REC_WIDTH), np.uint64)
-    n = _search.actions(arr, rules_array(rules), out)
+    n = _generated(arr, rules, out)
     if n > _ROOM:
         out = np.zeros((n, REC_WIDTH), np.uint64)
-        _search.actions(arr, rules_array(rules), out)
+        _generated(arr, rules, out)
     return out[:n].copy()
+
+
+def _generated(arr, rules, out) -> int:
+    """``search.actions`` of ``arr`` into ``out``: its wild-card body only under wild cards
+    (compiled apart, so classic callers never compile it)."""
+    if rules.wilds:
+        return _search.actions(arr, rules_array(rules, wild=True), out, True)
+    return _search.actions(arr, rules_array(rules), out)
 
 
 _ROOM = 1024                     # rows of the first buffer of _actions
@@ -222,6 +230,9 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     is checked (the stop is then seen within a piece or 1024 nodes).
     """
     arr, rules = _searched(position)
+    if rules.wilds:
+        raise RulesError(f"solve does not search wild cards yet ({rules.name}): perft and "
+                         f"perft_divide count their positions")
     with generator_from_helper(solver_parts):        # on an empty cache, on two cores
         return _solve(arr, rules, max_nodes, time_limit, threads, table_size)
 
@@ -305,9 +316,14 @@ def perft(position: Position | str | Game, depth: int) -> int:
     depth = _depth(depth)
     if depth == 0:
         return 1
-    rules, stop = rules_array(rules), np.zeros(1, np.int64)
+    stop = np.zeros(1, np.int64)
+    if rules.wilds:
+        ra = rules_array(rules, wild=True)
+        return int(_interruptible(lambda: _perft.wild_perft_until(arr, ra, depth, stop),
+                                  lambda: stop.fill(1)))
+    ra = rules_array(rules)
     with generator_from_helper(solver_parts):
-        return int(_interruptible(lambda: _perft.perft_until(arr, rules, depth, stop),
+        return int(_interruptible(lambda: _perft.perft_until(arr, ra, depth, stop),
                                   lambda: stop.fill(1)))
 
 
@@ -320,9 +336,16 @@ def perft_divide(position: Position | str | Game, depth: int) -> dict:
         raise LimitError("perft_divide needs depth >= 1")
     moves = _actions(arr, rules)
     out, stop = np.zeros(len(moves), np.int64), np.zeros(1, np.int64)
-    _interruptible(lambda: _perft.perft_divide(arr, rules_array(rules), depth, moves, out, stop),
-                   lambda: stop.fill(1))
-    return {Move.from_record(m): int(c) for m, c in zip(moves, out)}
+    divide = _perft.wild_perft_divide if rules.wilds else _perft.perft_divide
+    ra = rules_array(rules, wild=True)
+    _interruptible(lambda: divide(arr, ra, depth, moves, out, stop), lambda: stop.fill(1))
+    return {_move(m, arr, rules): int(c) for m, c in zip(moves, out)}
+
+
+def _move(record, arr, rules) -> Move:
+    """The Move of an action record of search array ``arr`` (under its wild ranks)."""
+    return Move.from_record(record, int(arr[_search.S_WILDS]), rules) if rules.wilds else \
+        Move.from_record(record)
 
 
 def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> int:

@@ -45,7 +45,8 @@ Functions:
 Search (:mod:`fastdou.kernels.search`): a play-phase position is an ``int64`` array of
 ``SEARCH_SIZE`` entries (``S_SEATS``, ``S_TO_MOVE``, ``S_LAST_CARDS``, ``S_LAST_INFO``,
 ``S_LAST_PLAYER``, ``S_TEAM`` the landlord side's seat mask, ``S_WINNER``, ``S_HASH``,
-``S_HANDS + seat``); ``fastdou.Position(...).array()`` builds one::
+``S_HANDS + seat``, ``S_WILDS`` the wild ranks' mask); ``fastdou.Position(...).array()``
+builds one::
 
     @njit
     def wins(pos, rules, undo, ply):             # negamax on win / loss
@@ -88,7 +89,8 @@ from fastdou.kernels.packing import contains, count, pack, pack_rows, size, unpa
 from fastdou.kernels.perft_count import perft
 from fastdou.kernels.search import (
     LANDLORD_SIDE, OTHER_SIDE, S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER,
-    S_SEATS, S_TEAM, S_TO_MOVE, S_WINNER, SEARCH_SIZE, UNDO_SIZE, actions, count_actions,
+    S_SEATS, S_TEAM, S_TO_MOVE, S_WILDS, S_WINNER, SEARCH_SIZE, UNDO_SIZE, actions,
+    count_actions,
     goes_out, hand_of, is_leading, is_terminal, key_width, make, new_position,
     position_hash, side_of, unmake, winning_side, write_key,
 )
@@ -99,8 +101,8 @@ __all__ = [
     "lead_query", "leading_moves", "length_of", "new_moves", "pack", "pack_rows", "query",
     "rank_of", "readings", "responses", "size", "unpack", "unpack_rows",
     "LANDLORD_SIDE", "OTHER_SIDE", "S_HANDS", "S_HASH", "S_LAST_CARDS", "S_LAST_INFO",
-    "S_LAST_PLAYER", "S_SEATS", "S_TEAM", "S_TO_MOVE", "S_WINNER", "SEARCH_SIZE", "UNDO_SIZE",
-    "actions", "count_actions", "goes_out", "hand_of", "is_leading", "is_terminal",
+    "S_LAST_PLAYER", "S_SEATS", "S_TEAM", "S_TO_MOVE", "S_WILDS", "S_WINNER", "SEARCH_SIZE",
+    "UNDO_SIZE", "actions", "count_actions", "goes_out", "hand_of", "is_leading", "is_terminal",
     "key_width", "make", "min_plays", "new_position", "perft", "position_hash", "side_of",
     "unmake", "winning_side", "write_key",
 ]

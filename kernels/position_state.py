@@ -4,7 +4,8 @@ search kernels' position array (:mod:`fastdou.kernels.search`), callable from ``
 * :func:`state_of_position` ``(state, rules, pos, landlord)``: set ``state`` to a hand in its
   play phase at position ``pos``: the position's seats, hands, seat to act and play to beat;
   ``landlord`` leads the landlord side ``pos[S_TEAM]`` (any other seat of it is the
-  partner); base score 1, multiplier 1, no plays made yet; ``rules`` copied into it;
+  partner); base score 1, multiplier 1, no plays made yet; the position's wild ranks;
+  ``rules`` copied into it;
 * :func:`position_of_state` ``(state, rules, out) -> status``: write the position of a
   play-phase ``state`` into ``out`` (``int64[SEARCH_SIZE]``), hash included; the status is
   ``POSITION_OK``, or ``NOT_IN_PLAY`` / ``HANDICAPPED`` (a two_player hand with a grab
@@ -19,11 +20,11 @@ from fastdou.kernels.jit import kernel
 from fastdou.kernels.layout import R_HANDICAP, R_PLAYERS
 from fastdou.kernels.search import (
     S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TEAM, S_TO_MOVE,
-    S_WINNER, position_hash,
+    S_WILDS, S_WINNER, position_hash,
 )
 from fastdou.kernels.state import (
     G_BID, G_FIRST, G_GRABS, G_HANDS, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER,
-    G_PARTNER, G_PHASE, G_PLAYER, G_TEAM, PH_PLAY,
+    G_PARTNER, G_PHASE, G_PLAYER, G_TEAM, G_WILDS, PH_PLAY,
 )
 
 POSITION_OK = 0
@@ -50,6 +51,7 @@ def state_of_position(state, rules, pos, landlord):
     state[G_TEAM] = team
     state[G_BID] = 1
     begin_play(state, rules)
+    state[G_WILDS] = pos[S_WILDS]          # the position's, not the draw of seed 0
     state[G_PLAYER] = pos[S_TO_MOVE]
     if pos[S_LAST_INFO] != 0:
         state[G_LAST_CARDS] = pos[S_LAST_CARDS]
@@ -77,5 +79,6 @@ def position_of_state(state, rules, out):
     out[S_LAST_INFO] = 0 if leading else state[G_LAST_INFO]
     out[S_LAST_PLAYER] = -1 if leading else state[G_LAST_PLAYER]
     out[S_WINNER] = -1
+    out[S_WILDS] = state[G_WILDS]
     out[S_HASH] = position_hash(out)
     return POSITION_OK

@@ -9,13 +9,18 @@ Position array (``SEARCH_SIZE`` entries, indexed by the ``S_*`` constants):
   ``S_LAST_PLAYER`` the seat that made it (-1 while leading);
 * ``S_WINNER`` the seat that emptied its hand (-1 while in play);
 * ``S_HASH`` the position hash, kept up to date by :func:`make` / :func:`unmake`;
-* ``S_HANDS + s`` seat s's packed hand (stored as int64).
+* ``S_HANDS + s`` seat s's packed hand (stored as int64);
+* ``S_WILDS`` the bit mask of the wild ranks (0 without wild cards).
 
 A move is a record ``uint64[2]`` (``[0, 0]`` is the pass). :func:`make` applies one without
 checking it and fills an undo buffer (``int64[UNDO_SIZE]``); :func:`unmake` restores the
 position exactly. When every other seat has passed, the trick resets: the player who made
 the last play leads. The hash depends only on the position (hands, seat to act, the move to
-beat and who made it), not on the way it was reached.
+beat and who made it, the wild ranks), not on the way it was reached.
+
+Wild cards: :func:`actions` and :func:`count_actions` take ``wild=True`` (the wild-card
+generator over ``S_WILDS``; None, the default, compiles none of it), as
+``engine.legal_actions`` does.
 """
 
 import numpy as np
@@ -25,6 +30,7 @@ from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import REC_CARDS, REC_INFO, REC_WIDTH
 from fastdou.kernels.moves import actions_of_play, beats, count_responses, readings
 from fastdou.kernels.packing import size
+from fastdou.kernels.wild_moves import wild_actions_of_play
 
 S_SEATS = 0
 S_TO_MOVE = 1
@@ -36,7 +42,8 @@ S_WINNER = 6
 S_HASH = 7
 S_HANDS = 8
 MAX_SEATS = 8
-SEARCH_SIZE = S_HANDS + MAX_SEATS
+S_WILDS = S_HANDS + MAX_SEATS
+SEARCH_SIZE = S_WILDS + 1
 
 U_TO_MOVE = 0
 U_LAST_CARDS = 1
@@ -52,6 +59,7 @@ OTHER_SIDE = 1
 _SEAT_KEY = np.uint64(0x9E3779B97F4A7C15)
 _LAST_KEY = np.uint64(0xC2B2AE3D27D4EB4F)
 _TURN_KEY = np.uint64(0x165667B19E3779F9)
+_WILDS_KEY = np.uint64(0x27D4EB2F165667C5)
 
 
 @leaf
@@ -72,15 +80,19 @@ def position_hash(pos):
     h = _turn_term(pos[S_TO_MOVE], pos[S_LAST_CARDS], pos[S_LAST_INFO], pos[S_LAST_PLAYER])
     for s in range(pos[S_SEATS]):
         h ^= _hand_term(s, pos[S_HANDS + s])
+    if pos[S_WILDS] != 0:                  # no term without wild cards: classic hashes stay
+        h ^= mix64(np.uint64(pos[S_WILDS]) ^ _WILDS_KEY)
     return np.int64(h)
 
 
 @kernel
-def new_position(hands, team, to_move, last, last_player):
+def new_position(hands, team, to_move, last, last_player, wilds=0):
     """A position: packed ``hands`` (``uint64[n]``), landlord-side mask ``team``, the seat
-    ``to_move``, the record ``last`` to beat (a pass record: ``to_move`` leads) and
-    ``last_player`` (ignored when leading). Unchecked: validate in Python first."""
+    ``to_move``, the record ``last`` to beat (a pass record: ``to_move`` leads),
+    ``last_player`` (ignored when leading) and the wild ranks' bit mask ``wilds``.
+    Unchecked: validate in Python first."""
     pos = np.zeros(SEARCH_SIZE, np.int64)
+    pos[S_WILDS] = wilds
     pos[S_SEATS] = hands.shape[0]
     for s in range(hands.shape[0]):
         pos[S_HANDS + s] = np.int64(hands[s])
@@ -196,25 +208,31 @@ def unmake(pos, move, undo):
 
 
 @kernel
-def actions(pos, rules, out):
+def actions(pos, rules, out, wild=None):
     """The legal actions of the seat to act, as records in ``out``: the pass ``[0, 0]``
     first unless leading, then every move (the generator's order). Returns how many there
-    are, writing as many as fit (``out`` of length 0 counts). None once terminal."""
+    are, writing as many as fit (``out`` of length 0 counts). None once terminal.
+    ``wild=True``: under the wild ranks ``S_WILDS``."""
     if pos[S_WINNER] >= 0:
         return 0
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
-    return actions_of_play(hand, _last_view(pos), rules, out)
+    if wild is None:       # pruned while compiling, as in engine.legal_actions
+        return actions_of_play(hand, _last_view(pos), rules, out)
+    return wild_actions_of_play(hand, pos[S_WILDS], _last_view(pos), rules, out)
 
 
 @kernel
-def count_actions(pos, rules):
-    """The number of legal actions (:func:`actions`) without building them."""
+def count_actions(pos, rules, wild=None):
+    """The number of legal actions (:func:`actions`) without building them (under wild
+    cards, ``wild=True``, by the generator writing none)."""
     if pos[S_WINNER] >= 0:
         return 0
     hand = np.uint64(pos[S_HANDS + pos[S_TO_MOVE]])
     last = _last_view(pos)
-    extra = 0 if last[REC_INFO] == 0 else 1
-    return extra + count_responses(hand, last, rules)
+    if wild is None:
+        return (0 if last[REC_INFO] == 0 else 1) + count_responses(hand, last, rules)
+    return wild_actions_of_play(hand, pos[S_WILDS], last, rules,
+                                np.empty((0, REC_WIDTH), np.uint64))
 
 
 @kernel
@@ -263,7 +281,8 @@ def key_width(pos):
 @nrt_kernel
 def write_key(pos, out):
     """Write the position's full key into ``out[:key_width(pos)]`` (``uint64``): equal keys
-    mean equal positions (for transposition tables that must never confuse two)."""
+    mean equal positions of one wild mask (for transposition tables that must never
+    confuse two)."""
     put_key(pos, out)
     return out
 

@@ -33,11 +33,11 @@ def _grow(buf, used, need):
 
 
 @kernel
-def _fill(pos, rules, buf, base):
+def _fill(pos, rules, buf, base, wild=None):
     """Write the actions of ``pos`` at ``buf[base:]``, growing the buffer (a copy) if they
-    do not fit. Returns (buffer, n)."""
-    n = actions(pos, rules, buf[base:])
+    do not fit. Returns (buffer, n). ``wild``: as in ``search.actions``."""
+    n = actions(pos, rules, buf[base:], wild)
     if base + n + _MIN_ROOM > buf.shape[0]:
         buf = _grow(buf, base, n + _MIN_ROOM)
-        actions(pos, rules, buf[base:])
+        actions(pos, rules, buf[base:], wild)
     return buf, n

@@ -168,8 +168,7 @@ def test_bad_wild_arguments_are_clear_errors(call):
 
 @pytest.mark.parametrize("call", [
     lambda: fastdou.min_plays("3334", rules=LAIZI),
-    lambda: fastdou.Position(["3", "4", "5"], rules=LAIZI),
-], ids=["min_plays", "Position"])
+], ids=["min_plays"])
 def test_what_does_not_take_wild_cards_yet_says_so(call):
     """Everything that would play wild cards as classic refuses them, naming what does."""
     with pytest.raises(RulesError, match="wild cards.*legal_moves"):

@@ -59,6 +59,15 @@ def test_perft(capsys):
     assert lines[-1] == "total 111" and lines[0].split() == ["3", "16"]
 
 
+def test_perft_with_wild_cards(capsys):
+    argv = ["perft", "3457", "4448", "99", "--rules", "laizi", "--wild", "7", "--to-move",
+            "1", "--last", "5557(5)", "--last-player", "0", "--depth"]
+    code, out, _ = run(capsys, *argv, "5")
+    assert code == 0 and out.strip() == "26"            # tests/api/test_wild_positions.py
+    code, out, _ = run(capsys, *argv, "3", "--divide")
+    assert out.strip().splitlines() == ["pass  7", "total 7"]
+
+
 @pytest.mark.parametrize("argv", [
     ["solve", "3455KK"],                                         # one seat
     ["solve", "3455KK", "345522", "--last", "34", "--last-player", "1"],
@@ -71,6 +80,9 @@ def test_perft(capsys):
     ["perft", "3", "4", "--depth", "x"],
     ["perft", "3", "4", "--depth", "-1"],
     ["perft", "3", "4"],
+    ["perft", "3", "4", "--rules", "laizi", "--depth", "2"],          # no --wild
+    ["perft", "3", "4", "--wild", "7", "--depth", "2"],              # classic: no wild cards
+    ["solve", "3", "4", "--rules", "laizi", "--wild", "7"],          # not yet
 ])
 def test_bad_input_one_line_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)

@@ -530,6 +530,25 @@ def test_positions_and_search(hands, rules, landlord, to_move, last, last_player
     assert game.position() == pos
 
 
+_WILD = fastdou.Position(["3457", "4448"], "laizi", wild="7")
+fastdou.perft_divide(_WILD, 2), fastdou.Game.from_position(_WILD).position()   # compiled now
+
+
+@fuzz
+@given(st.lists(small_hand, min_size=2, max_size=3),
+       st.one_of(st.sampled_from(list("3456789TJQKA2BR")), values),
+       st.one_of(st.none(), card_text, values), st.integers(0, 2), st.integers(0, 2))
+def test_wild_positions(hands, wild, last, to_move, last_player):
+    pos = legal_or_error(fastdou.Position, hands, "laizi", wild=wild, to_move=to_move,
+                         last=last, last_player=None if last is None else last_player)
+    if pos is None:
+        return
+    assert fastdou.Position.parse(str(pos)) == pos
+    assert fastdou.perft(pos, 1) == len(fastdou.perft_divide(pos, 1))
+    assert fastdou.Game.from_position(pos).position() == pos
+    assert legal_or_error(fastdou.solve, pos) is None          # not yet: a RulesError
+
+
 @fuzz
 @given(st.one_of(values, small_hand), rules_arg, values)
 def test_search_arguments(hand, rules, depth):

@@ -4,13 +4,16 @@ Deliberately simple: a state is ``(hands, to_move, last, last_player)`` with han
 tuples and ``last`` an oracle move tuple (None while leading); every action is listed by the
 oracle (which tries every sub-multiset of the hand), played by :func:`play`, and the game
 value is plain negamax with a dict of solved states. Use it on small positions only.
+
+Under wild cards (``wilds``: the wild rank indices, see ``laizi_oracle``) the actions are
+``laizi_oracle``'s moves, 5-tuples with the bomb class, compared by its ``beats``.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from tests.reference import oracle
+from tests.reference import laizi_oracle, oracle
 
 PASS = None
 
@@ -20,9 +23,20 @@ def _leads(hand, rules):
     return tuple(sorted(oracle.leading_moves(hand, rules)))
 
 
-def actions(state, rules):
+@lru_cache(maxsize=None)
+def _wild_leads(hand, wilds):
+    return tuple(sorted(laizi_oracle.leading_moves(hand, wilds)))
+
+
+def actions(state, rules, wilds=()):
     """Every legal action: the pass (None) first unless leading, then every move."""
     hands, to_move, last, _ = state
+    if wilds:
+        leads = _wild_leads(hands[to_move], tuple(wilds))
+        if last is None:
+            return list(leads)
+        return [PASS] + [m for m in leads
+                         if laizi_oracle.beats(m, last, rules.soft_below_hard)]
     leads = _leads(hands[to_move], rules)
     if last is None:
         return list(leads)
@@ -72,16 +86,16 @@ class Naive:
         return [a for a in actions(state, self.rules) if self.action_wins(state, a)]
 
 
-def perft(state, depth, rules) -> int:
+def perft(state, depth, rules, wilds=()) -> int:
     if depth == 0:
         return 1
     total = 0
-    for a in actions(state, rules):
+    for a in actions(state, rules, wilds):
         child, out = play(state, a)
         if depth == 1:
             total += 1
         elif out is None:
-            total += perft(child, depth - 1, rules)
+            total += perft(child, depth - 1, rules, wilds)
     return total
 
 
