@@ -446,8 +446,8 @@ def _add_position_args(parser):
                         help="preset name; fastdou rules lists them")
     parser.add_argument("--profile", default=None, help=_PROFILE_HELP)
     parser.add_argument("--wild", default=None, metavar="RANKS",
-                        help="the wild rank(s) under rules with wild cards (perft only so "
-                             "far), e.g. 7 (default: none)")
+                        help="the wild rank(s) under rules with wild cards, e.g. 7 "
+                             "(default: none)")
 
 
 def _positive_float(text):

@@ -484,8 +484,8 @@ def _json_base(name, profile) -> Rules:
 
 # What takes rules with wild cards so far; everything else refuses them (rules_array).
 WILD_ENTRY_POINTS = ("legal_moves, classify, beats, Move.parse, simulate, evaluate, Game, "
-                     "Position and perft, and with one wild rank action ids, encodings, "
-                     "VectorEnv and the PettingZoo adapter (not solve or min_plays)")
+                     "Position, solve, perft and min_plays, and with one wild rank action ids, "
+                     "encodings, VectorEnv and the PettingZoo adapter")
 
 
 def rules_array(rules: Rules, *, wild: bool = False) -> np.ndarray:

@@ -23,14 +23,14 @@ from fastdou import cards as _cards
 from fastdou import memory
 from fastdou.checks import short, whole
 from fastdou.compiling.cold_start import generator_from_helper, solver_parts
-from fastdou.errors import FastdouError, PositionError, RulesError
+from fastdou.errors import FastdouError, PositionError
 from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels import fewest_plays as _fewest_plays
 from fastdou.kernels import perft_count as _perft
 from fastdou.kernels import search as _search
 from fastdou.kernels import solver as _solver
 from fastdou.kernels.layout import REC_WIDTH
-from fastdou.moves import Move
+from fastdou.moves import Move, wild_mask
 from fastdou.position import Position, state_array
 from fastdou.rules import as_rules, rules_array
 
@@ -230,11 +230,21 @@ def solve(position: Position | str | Game, *, max_nodes: int | None = None,
     is checked (the stop is then seen within a piece or 1024 nodes).
     """
     arr, rules = _searched(position)
-    if rules.wilds:
-        raise RulesError(f"solve does not search wild cards yet ({rules.name}): perft and "
-                         f"perft_divide count their positions")
+    if rules.wilds:                                   # the helper compiles classic parts
+        return _solve(arr, rules, max_nodes, time_limit, threads, table_size)
     with generator_from_helper(solver_parts):        # on an empty cache, on two cores
         return _solve(arr, rules, max_nodes, time_limit, threads, table_size)
+
+
+def _kernel(kernel, rules, *args):
+    """``kernel(*args)``; under wild cards its specialisation for a literal ``wild=True``
+    (an argument typed only as a bool would not prune the classic code it holds)."""
+    if not rules.wilds:
+        return kernel(*args)
+    signature = tuple(numba.typeof(a) for a in args) + (numba.types.literal(True),)
+    if signature not in kernel.overloads:
+        kernel.compile(signature)
+    return kernel.overloads[signature].entry_point(*args, True)
 
 
 def _solve(arr, rules, max_nodes, time_limit, threads, table_size) -> Solution:
@@ -267,26 +277,27 @@ def _solve(arr, rules, max_nodes, time_limit, threads, table_size) -> Solution:
             return None
         ready[0] = mapped or touch
         out = np.zeros((int(_solver._depth_bound(arr)), REC_WIDTH), np.uint64)
-        ra = rules_array(rules)
+        ra = rules_array(rules, wild=True)
         if groups == 1:
-            plies = _solver.solve_root(arr, ra, moves, keys[0], vals[0], ctl[0], results, out,
-                                       max_nodes or 0)
+            plies = _kernel(_solver.solve_root, rules, arr, ra, moves, keys[0], vals[0], ctl[0],
+                            results, out, max_nodes or 0)
         else:
             before = numba.get_num_threads()       # per thread: set where the search runs
             numba.set_num_threads(min(groups, numba.config.NUMBA_NUM_THREADS))
             try:
-                _solver.solve_root_parallel(arr, ra, moves, keys, vals, ctl, results)
+                _kernel(_solver.solve_root_parallel, rules, arr, ra, moves, keys, vals, ctl,
+                        results)
             finally:
                 numba.set_num_threads(before)
             if (results < 0).any():
                 return None
             if max_nodes is not None:
                 ctl[0, _solver.C_MAX_NODES] = int(ctl[0, _solver.C_NODES]) + int(max_nodes)
-            plies = _solver.principal_line(arr, ra, keys[0], vals[0], ctl[0], out,
-                                           _solver.new_work(arr))
+            plies = _kernel(_solver.principal_line, rules, arr, ra, keys[0], vals[0], ctl[0],
+                            out, _solver.new_work(arr))
         if (results < 0).any():
             return None
-        return tuple(Move.from_record(r) for r in out[:plies]) if plies >= 0 else None
+        return tuple(_move(r, arr, rules) for r in out[:plies]) if plies >= 0 else None
 
     try:
         line = _interruptible(search, lambda: _Timer._stop(ctl))
@@ -298,7 +309,7 @@ def _solve(arr, rules, max_nodes, time_limit, threads, table_size) -> Solution:
     table_bytes = int(keys.nbytes + vals.nbytes)
     if (results < 0).any():
         return Solution(None, None, None, nodes, seconds, table_bytes)
-    winning = tuple(Move.from_record(m) for m, r in zip(moves, results) if r == 1)
+    winning = tuple(_move(m, arr, rules) for m, r in zip(moves, results) if r == 1)
     mover_is_landlord = bool(arr[_search.S_TEAM] >> arr[_search.S_TO_MOVE] & 1)
     return Solution(bool(winning) == mover_is_landlord, winning, line, nodes, seconds,
                     table_bytes)
@@ -348,9 +359,13 @@ def _move(record, arr, rules) -> Move:
         Move.from_record(record)
 
 
-def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> int:
+def min_plays(hand: CardsLike, rules: RulesLike = "classic", *, wild=None) -> int:
     """The least number of plays that empty ``hand`` with nobody answering (each play a
-    legal lead): the fewest legal moves the hand splits into. 0 for no cards."""
+    legal lead): the fewest legal moves the hand splits into. 0 for no cards. Under wild
+    cards ``wild`` names the wild rank(s), as :func:`fastdou.legal_moves` takes them."""
     rules = as_rules(rules)
-    counts = _cards.parse(hand, rules)
-    return int(_fewest_plays.min_plays(np.uint64(_cards.pack(counts)), rules_array(rules)))
+    mask = wild_mask(wild, rules)
+    packed = np.uint64(_cards.pack(_cards.parse(hand, rules)))
+    if mask:
+        return int(_fewest_plays.wild_min_plays(packed, rules_array(rules, wild=True), mask))
+    return int(_fewest_plays.min_plays(packed, rules_array(rules)))

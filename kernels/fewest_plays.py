@@ -1,6 +1,7 @@
 """min_plays: the fewest plays that empty a hand when nobody answers, with its memo (the
 workspace :func:`new_memo`), which the solver's move ordering shares. Runs on an explicit
-stack, not recursion (see :mod:`.solver`).
+stack, not recursion (see :mod:`.solver`). :func:`wild_min_plays` splits a hand into the
+moves of the wild ranks ``wilds`` (a bit mask) instead.
 """
 
 import numpy as np
@@ -9,6 +10,7 @@ from fastdou.kernels.jit import kernel, leaf, nrt_kernel
 from fastdou.kernels.moves import leading_moves, readings
 from fastdou.kernels.packing import count
 from fastdou.kernels.solver_buffers import _grow, new_buffer
+from fastdou.kernels.wild_moves import wild_moves_into
 
 # the memo's parts (:func:`new_memo`)
 M_KEYS = 0          # the hands memoized (a slot per hand, :func:`_memo_slot`)
@@ -39,10 +41,23 @@ def _memo_slot(keys, hand):
     return np.int64((hand * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (keys.shape[0] - 1)
 
 
+_LEAD = (np.uint64(0), np.uint64(0))   # the record to answer when leading
+
+
+@leaf
+def _leads(h, rules, out, wilds):
+    """The moves packed hand ``h`` may lead into ``out`` (how many; as many as fit are
+    written): under the wild ranks ``wilds``, or classic ones when it is None."""
+    if wilds is None:
+        return leading_moves(h, rules, out)
+    return wild_moves_into(h, wilds, rules, _LEAD, out)
+
+
 @nrt_kernel
-def _min_plays(hand, rules, memo):
+def _min_plays(hand, rules, memo, wilds=None):
     """min_plays with an explicit stack: some move holds the lowest rank present, so try
-    only those. Returns (plays, the workspace's move buffer, possibly grown)."""
+    only those. Returns (plays, the workspace's move buffer, possibly grown). ``wilds``:
+    see :func:`_leads`."""
     keys, vals, buf, frames = memo
     ply = 0
     frames[0, MF_HAND] = np.int64(hand)
@@ -59,15 +74,15 @@ def _min_plays(hand, rules, memo):
             elif keys[slot] == h:
                 result = vals[slot]
                 entering = False
-            elif readings(h, rules, buf[:0]) > 0:
+            elif wilds is None and readings(h, rules, buf[:0]) > 0:    # one play
                 result = 1
                 entering = False
             else:
                 base = frames[ply, MF_BASE]
-                n = leading_moves(h, rules, buf[base:])
+                n = _leads(h, rules, buf[base:], wilds)
                 if base + n > buf.shape[0]:
                     buf = _grow(buf, base, n)
-                    leading_moves(h, rules, buf[base:])
+                    _leads(h, rules, buf[base:], wilds)
                 low = 0
                 while count(h, low) == 0:
                     low += 1
@@ -83,7 +98,8 @@ def _min_plays(hand, rules, memo):
             if v < frames[ply, MF_BEST]:
                 frames[ply, MF_BEST] = v
             frames[ply, MF_NEXT] += 1
-            if frames[ply, MF_BEST] == 2:        # 1 was ruled out on entering
+            # nothing beats 1, nor 2 once 1 was ruled out on entering (classic only)
+            if frames[ply, MF_BEST] == (2 if wilds is None else 1):
                 frames[ply, MF_NEXT] = frames[ply, MF_COUNT]
         # advance the frame at ply to its next move holding the lowest rank
         base = frames[ply, MF_BASE]
@@ -113,4 +129,11 @@ def min_plays(hand, rules):
     """The least number of plays that empty packed ``hand`` when nobody answers (leading
     every time): a partition of the hand into legal moves of fewest parts."""
     plays, _ = _min_plays(np.uint64(hand), rules, new_memo())
+    return plays
+
+
+@kernel
+def wild_min_plays(hand, rules, wilds):
+    """:func:`min_plays` under the wild ranks of the bit mask ``wilds``."""
+    plays, _ = _min_plays(np.uint64(hand), rules, new_memo(), np.int64(wilds))
     return plays

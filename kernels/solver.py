@@ -18,6 +18,12 @@ grow. Every search here (and min_plays in :mod:`.fewest_plays`, perft in
 :mod:`.perft_count`) runs on an explicit stack, not recursion: recursive kernels loaded from
 Numba's disk cache crashed the interpreter (seen with numba 0.68), and an explicit stack
 also cannot overflow.
+
+Wild cards: every kernel here takes ``wild`` last (None, the default, prunes the wild-card
+code; a literal True searches under the position's wild ranks ``S_WILDS``). The moves are then
+the wild-card generator's; the control check and the dropped answers, written for classic
+moves, are skipped (each only skips work it proves, so the search without them is as exact);
+the ordering keeps its classic min_plays, a heuristic there.
 """
 
 import numpy as np
@@ -30,13 +36,14 @@ from fastdou.kernels.jit import (
 from fastdou.kernels.moves import actions_of_play
 from fastdou.kernels.packing import size
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_SEATS, S_TO_MOVE, UNDO_SIZE, hand_of,
-    is_terminal, key_width, make, put_key, side_of, unmake,
+    S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_SEATS, S_TO_MOVE, S_WILDS, UNDO_SIZE,
+    hand_of, is_terminal, key_width, make, put_key, side_of, unmake,
 )
 from fastdou.kernels.solver_buffers import _MIN_ROOM, _fill, _grow, new_buffer
 from fastdou.kernels.solver_control import CW_SCRATCH, _control, _drop_lost, new_control
 from fastdou.kernels.solver_order import _fill_left, _lookup_left, _order, _sort
 from fastdou.kernels.solver_table import _probe, _store
+from fastdou.kernels.wild_moves import wild_actions_of_play
 
 C_NODES = 0
 C_MAX_NODES = 1     # 0: no limit
@@ -66,12 +73,15 @@ _POLL = 1023        # the stop flag is read every 1024 nodes
 
 
 @leaf
-def _gen(pos, rules, buf, base):
+def _gen(pos, rules, buf, base, wild):
     """Write the actions of ``pos`` (in play) at ``buf[base:]``: :func:`.search.actions`
     one call shallower. Returns how many there are (as many as fit are written: grow the
     buffer and call again if they do not fit)."""
-    return actions_of_play(hand_of(pos, pos[S_TO_MOVE]),
-                           pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1], rules, buf[base:])
+    last = pos.view(np.uint64)[S_LAST_CARDS:S_LAST_INFO + 1]
+    if wild is None:
+        return actions_of_play(hand_of(pos, pos[S_TO_MOVE]), last, rules, buf[base:])
+    return wild_actions_of_play(hand_of(pos, pos[S_TO_MOVE]), pos[S_WILDS], last, rules,
+                                buf[base:])
 
 
 @leaf
@@ -102,7 +112,7 @@ _ZERO, _LOSS, _WIN = np.int64(0), np.int64(1), np.int64(2)
 
 
 @leaf
-def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
+def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand, wild):
     """The search loop of :func:`search` from ``step`` at ``ply`` (``table``, ``work`` and
     ``ctl`` as there; ``width``: the key's words). It never allocates (so it runs without
     reference counting): when it needs a larger buffer or a min_plays the memo lacks, it
@@ -129,7 +139,7 @@ def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
                 step = _GEN
         if step == _GEN:
             base = frames[ply, F_BASE]
-            n = _gen(pos, rules, buf, base)
+            n = _gen(pos, rules, buf, base, wild)
             if base + n + _MIN_ROOM > buf.shape[0]:
                 return _GROW_GEN, ply, result, n, n, hand
             hand = hand_of(pos, pos[S_TO_MOVE])
@@ -140,15 +150,18 @@ def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
                     step = _RETURN
                     break
         if step == _CONTROL:
-            c = _control(pos, rules, buf, frames[ply, F_BASE], n, control)
+            c = _ZERO
+            if wild is None:                   # written for classic moves (module docstring)
+                c = _control(pos, rules, buf, frames[ply, F_BASE], n, control)
             if c < 0:
                 return _GROW_CONTROL, ply, result, n, -c, hand
             if c == 1:
                 result = 1
                 step = _RETURN
             else:
-                n = _drop_lost(pos, rules, buf, frames[ply, F_BASE], n, control[CW_SCRATCH],
-                               mkeys, mvals)
+                if wild is None:
+                    n = _drop_lost(pos, rules, buf, frames[ply, F_BASE], n,
+                                   control[CW_SCRATCH], mkeys, mvals)
                 step = _LOOKUP
         if step == _LOOKUP:
             if _lookup_left(buf, frames[ply, F_BASE], n, hand, mkeys, mvals) > 0:
@@ -192,7 +205,7 @@ def _run(pos, rules, table, work, ctl, width, step, ply, result, n, hand):
 
 
 @nrt_kernel
-def search(pos, rules, table, work, ctl):
+def search(pos, rules, table, work, ctl, wild=None):
     """1 if the side to act in ``pos`` wins, 0 if it loses, -1 if a limit stopped it;
     ``pos`` is restored. Iterative (an explicit stack), so it caches and never overflows.
 
@@ -218,7 +231,7 @@ def search(pos, rules, table, work, ctl):
             step = _SORT
         step, ply, result, n, need, hand = _run(
             pos, rules, table, (buf, undo, frames, key, memo, control), ctl, width, step, ply,
-            result, n, hand)
+            result, n, hand, wild)
         if step == _DONE:
             return result, (buf, undo, frames, key, memo, control)
 
@@ -245,7 +258,7 @@ def new_work(pos):
 
 
 @inline_kernel
-def _action_value(pos, rules, move, table, work, ctl):
+def _action_value(pos, rules, move, table, work, ctl, wild):
     """:func:`action_value`, inlined: a compiled call level less to optimize again."""
     me = side_of(pos, pos[S_TO_MOVE])
     root = np.zeros(UNDO_SIZE, np.int64)
@@ -254,7 +267,7 @@ def _action_value(pos, rules, move, table, work, ctl):
         r = 1
     else:
         child = side_of(pos, pos[S_TO_MOVE])
-        r, work = search(pos, rules, table, work, ctl)
+        r, work = search(pos, rules, table, work, ctl, wild)
         if r >= 0 and child != me:
             r = 1 - r
     unmake(pos, move, root)
@@ -262,14 +275,14 @@ def _action_value(pos, rules, move, table, work, ctl):
 
 
 @kernel
-def action_value(pos, rules, move, table, work, ctl):
+def action_value(pos, rules, move, table, work, ctl, wild=None):
     """1 if the action ``move`` wins for the side to act, 0 if it loses, -1 if a limit
     stopped it; returns (value, work)."""
-    return _action_value(pos, rules, move, table, work, ctl)
+    return _action_value(pos, rules, move, table, work, ctl, wild)
 
 
 @nogil_kernel
-def solve_root(pos, rules, moves, keys, vals, ctl, results, out, line_nodes):
+def solve_root(pos, rules, moves, keys, vals, ctl, results, out, line_nodes, wild=None):
     """Value of each root action ``moves[i]`` for the side to act (1 win, 0 loss) in
     ``results``; -1 where a limit stopped the search (then the rest are not tried, and it
     returns -1). Then :func:`principal_line` into ``out`` (``line_nodes`` > 0: at most that
@@ -278,17 +291,17 @@ def solve_root(pos, rules, moves, keys, vals, ctl, results, out, line_nodes):
     results[:] = -1
     work = new_work(pos)
     for i in range(moves.shape[0]):
-        r, work = _action_value(pos, rules, moves[i], (keys, vals), work, ctl)
+        r, work = _action_value(pos, rules, moves[i], (keys, vals), work, ctl, wild)
         results[i] = r
         if r < 0:
             return -1
     if line_nodes > 0:
         ctl[C_MAX_NODES] = ctl[C_NODES] + line_nodes
-    return _line(pos, rules, keys, vals, ctl, out, work)
+    return _line(pos, rules, keys, vals, ctl, out, work, wild)
 
 
 @parallel_nogil_kernel
-def solve_root_parallel(pos, rules, moves, keys, vals, ctls, results):
+def solve_root_parallel(pos, rules, moves, keys, vals, ctls, results, wild=None):
     """:func:`solve_root` on ``keys.shape[0]`` threads: thread g takes the root actions
     i = g mod threads with its own table ``keys[g]`` / ``vals[g]`` and counters ``ctls[g]``
     (so results and node counts do not depend on scheduling)."""
@@ -298,14 +311,15 @@ def solve_root_parallel(pos, rules, moves, keys, vals, ctls, results):
         p = pos.copy()
         work = new_work(p)
         for i in range(g, moves.shape[0], groups):
-            r, work = action_value(p, rules, moves[i], (keys[g], vals[g]), work, ctls[g])
+            r, work = action_value(p, rules, moves[i], (keys[g], vals[g]), work, ctls[g],
+                                   wild)
             results[i] = r
             if r < 0:
                 break
 
 
 @inline_kernel
-def _line(pos, rules, keys, vals, ctl, out, work):
+def _line(pos, rules, keys, vals, ctl, out, work, wild):
     """Play out a principal variation from ``pos`` into ``out`` (records): the side to act
     plays its first winning action in search order, a losing side its first action. Returns
     the number of plies, or -1 if a limit stopped it. ``pos`` is left unchanged."""
@@ -313,12 +327,12 @@ def _line(pos, rules, keys, vals, ctl, out, work):
     plies = 0
     stopped = False
     while not is_terminal(pos) and plies < out.shape[0]:
-        mine, n = _fill(pos, rules, new_buffer(1 << 10), _ZERO)
+        mine, n = _fill(pos, rules, new_buffer(1 << 10), _ZERO, wild)
         memo = _order(mine, _ZERO, n, rules, hand_of(pos, pos[S_TO_MOVE]), work[W_MEMO])
         work = (work[W_BUF], work[W_UNDO], work[W_FRAMES], work[W_KEY], memo, work[W_CONTROL])
         pick = 0
         for i in range(n):
-            r, work = _action_value(pos, rules, mine[i], (keys, vals), work, ctl)
+            r, work = _action_value(pos, rules, mine[i], (keys, vals), work, ctl, wild)
             if r < 0:
                 stopped = True
                 break
@@ -337,7 +351,7 @@ def _line(pos, rules, keys, vals, ctl, out, work):
 
 
 @nogil_kernel
-def principal_line(pos, rules, keys, vals, ctl, out, work):
+def principal_line(pos, rules, keys, vals, ctl, out, work, wild=None):
     """:func:`_line` (after :func:`solve_root_parallel`; :func:`solve_root` plays it
     itself)."""
-    return _line(pos, rules, keys, vals, ctl, out, work)
+    return _line(pos, rules, keys, vals, ctl, out, work, wild)

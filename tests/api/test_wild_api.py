@@ -13,7 +13,8 @@ import pytest
 
 import fastdou
 from fastdou import Move
-from fastdou.errors import FastdouError, IllegalMoveError, RulesError
+from fastdou.errors import FastdouError, IllegalMoveError, PolicyError, RulesError
+from fastdou.rules import rules_array
 from tests.reference import laizi_oracle as LO
 
 LAIZI = fastdou.rules(wilds=1)
@@ -166,12 +167,17 @@ def test_bad_wild_arguments_are_clear_errors(call):
     assert isinstance(err.value, ValueError) and str(err.value)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: fastdou.min_plays("3334", rules=LAIZI),
-], ids=["min_plays"])
-def test_what_does_not_take_wild_cards_yet_says_so(call):
-    """Everything that would play wild cards as classic refuses them, naming what does."""
-    with pytest.raises(RulesError, match="wild cards.*legal_moves"):
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: fastdou.simulate(2, LAIZI, policies="expert"), PolicyError,
+     "expert does not play wild cards yet"),
+    (lambda: fastdou.simulate(2, LAIZI, policies="pimc"), PolicyError,
+     "pimc does not play wild cards yet"),
+    (lambda: rules_array(LAIZI), RulesError, "wild cards.*legal_moves"),
+], ids=["expert", "pimc", "rules_array"])
+def test_what_does_not_take_wild_cards_yet_says_so(call, error, match):
+    """What would play wild cards as classic refuses them: the players that search with the
+    classic generator, and the kernels' rules array unless its caller takes wild cards."""
+    with pytest.raises(error, match=match):
         call()
 
 

@@ -1,4 +1,4 @@
-"""Positions and perft under wild cards (preset ``laizi``) against the naive reference
+"""Positions, perft and the solver under wild cards (preset ``laizi``) against the naive reference
 (``tests/reference/naive_solver.py`` over ``laizi_oracle``): random small positions of 2, 3 and
 4 seats for every wild rank, leading and mid-trick; golden counts; the text form, Game round
 trips and what does not take wild cards yet."""
@@ -8,9 +8,9 @@ import pytest
 
 import fastdou
 from fastdou import Position
-from fastdou.errors import PositionError, RulesError
+from fastdou.errors import IllegalMoveError, PositionError
 from tests.reference import naive_solver as N
-from tests.shared.positions import random_position
+from tests.shared.positions import draw_cards, random_position
 
 LAIZI = fastdou.rules("laizi")
 
@@ -62,6 +62,33 @@ def test_perft_with_two_wild_ranks_equals_naive():
         assert Position.parse(str(pos), rules=rules) == pos
 
 
+def team_of(pos):
+    return {s for s in range(pos.seats) if pos.side(s) == "landlord"}
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_solver_equals_naive(seats):
+    """The winning first moves and the verdict equal the naive negamax's; the line is legal
+    in a Game from the position and ends won by the side solved to win."""
+    rng = np.random.default_rng([seats, 41])
+    for i in range(39):
+        wild = i % 13 if i % 3 else (i % 13, (i + 5) % 13)
+        rules = LAIZI if i % 3 else fastdou.rules("laizi", wilds=2)
+        pos = random_position(rng, rules, seats, {2: 5, 3: 4}[seats], mid=i % 2 == 1,
+                              wild=wild)
+        naive = N.Naive(pos.rules, team_of(pos), wild_ranks(pos))
+        state = naive_state(pos)
+        sol = fastdou.solve(pos, table_size=1 << 10, threads=1 + i % 2)
+        got = [move_tuple(m) for m in sol.winning_moves]
+        assert sorted(got, key=repr) == sorted(naive.winning_moves(state), key=repr), str(pos)
+        mover_wins = naive.wins(state)
+        assert sol.landlord_wins == (mover_wins == (pos.side(pos.to_move) == "landlord"))
+        game = fastdou.Game.from_position(pos)
+        for move in sol.line:
+            game.play(move)
+        assert game.is_terminal() and (game.result().winner == "landlord") == sol.landlord_wins
+
+
 # Counted by the naive reference (N.perft with laizi_oracle), depths 1..5
 GOLDEN = {
     "3457/4448/99 1 0 5557(5) 0 laizi 7": [1, 1, 7, 13, 26],
@@ -99,12 +126,24 @@ def test_the_hash_tells_wild_ranks_apart():
     assert c[KS.S_WILDS] == 0 and KS.position_hash(c) == c[KS.S_HASH]
 
 
+def test_min_plays_equals_naive():
+    rng = np.random.default_rng(43)
+    for i in range(40):
+        wild = i % 13
+        pool = LAIZI.deck.astype(np.int64).copy()
+        hand = draw_cards(rng, pool, int(rng.integers(1, 9)))
+        hand[wild] += min(int(rng.integers(0, 3)), int(pool[wild]))
+        assert fastdou.min_plays(hand, LAIZI, wild=wild) == N.min_plays(hand, LAIZI, (wild,)), \
+            (fastdou.cards.to_text(hand), wild)
+    assert fastdou.min_plays("3557", LAIZI, wild="7") == 1            # 555+3
+    assert fastdou.min_plays("3557", "classic") == 3                  # 55, 3, 7
+
+
 @pytest.mark.parametrize("call,error,match", [
     (lambda: Position(["34", "56"], "laizi"), PositionError, "say which"),
     (lambda: Position(["34", "56"], "classic", wild="7"), PositionError, "no wild cards"),
     (lambda: Position.parse("34/56 0 0 - - laizi"), PositionError, "say which"),
-    (lambda: fastdou.solve(Position(["34", "56"], "laizi", wild="7")), RulesError,
-     "solve does not search wild cards yet"),
+    (lambda: fastdou.min_plays("3334", "laizi"), IllegalMoveError, "say which"),
 ])
 def test_what_is_refused(call, error, match):
     with pytest.raises(error, match=match):

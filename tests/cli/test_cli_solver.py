@@ -66,6 +66,12 @@ def test_perft_with_wild_cards(capsys):
     assert code == 0 and out.strip() == "26"            # tests/api/test_wild_positions.py
     code, out, _ = run(capsys, *argv, "3", "--divide")
     assert out.strip().splitlines() == ["pass  7", "total 7"]
+    code, out, _ = run(capsys, "solve", "3557", "4448", "--rules", "laizi", "--wild", "7",
+                       "--json")
+    data = json.loads(out)          # the whole hand at once: 555+3, the 7 standing for a 5
+    assert code == 0 and data["position"] == "3557/4448 0 0 - - laizi 7"
+    assert data["landlord_wins"] is True and data["line"] == ["557+3(5)"]
+    assert "557+3(5)" in data["winning_moves"]
 
 
 @pytest.mark.parametrize("argv", [
@@ -82,7 +88,6 @@ def test_perft_with_wild_cards(capsys):
     ["perft", "3", "4"],
     ["perft", "3", "4", "--rules", "laizi", "--depth", "2"],          # no --wild
     ["perft", "3", "4", "--wild", "7", "--depth", "2"],              # classic: no wild cards
-    ["solve", "3", "4", "--rules", "laizi", "--wild", "7"],          # not yet
 ])
 def test_bad_input_one_line_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)

@@ -57,11 +57,13 @@ def play(state, action):
 
 
 class Naive:
-    """Exact negamax for one rules object and landlord side ``team`` (a set of seats)."""
+    """Exact negamax for one rules object and landlord side ``team`` (a set of seats), under
+    the wild ranks ``wilds`` (none by default)."""
 
-    def __init__(self, rules, team):
+    def __init__(self, rules, team, wilds=()):
         self.rules = rules
         self.team = frozenset(team)
+        self.wilds = tuple(wilds)
         self.memo = {}
 
     def side(self, seat):
@@ -79,11 +81,12 @@ class Naive:
         """Whether the side of the seat to act wins."""
         if state not in self.memo:
             self.memo[state] = any(self.action_wins(state, a)
-                                   for a in actions(state, self.rules))
+                                   for a in actions(state, self.rules, self.wilds))
         return self.memo[state]
 
     def winning_moves(self, state) -> list:
-        return [a for a in actions(state, self.rules) if self.action_wins(state, a)]
+        return [a for a in actions(state, self.rules, self.wilds)
+                if self.action_wins(state, a)]
 
 
 def perft(state, depth, rules, wilds=()) -> int:
@@ -99,7 +102,7 @@ def perft(state, depth, rules, wilds=()) -> int:
     return total
 
 
-def min_plays(hand, rules) -> int:
+def min_plays(hand, rules, wilds=()) -> int:
     """The fewest leads that empty ``hand``: the minimum over every first lead."""
     hand = tuple(int(c) for c in hand)
 
@@ -107,6 +110,7 @@ def min_plays(hand, rules) -> int:
     def best(h):
         if sum(h) == 0:
             return 0
-        return 1 + min(best(tuple(a - b for a, b in zip(h, m[0]))) for m in _leads(h, rules))
+        leads = _wild_leads(h, tuple(wilds)) if wilds else _leads(h, rules)
+        return 1 + min(best(tuple(a - b for a, b in zip(h, m[0]))) for m in leads)
 
     return best(hand)
