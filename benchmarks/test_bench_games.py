@@ -58,7 +58,7 @@ GOLDEN_PLAYS = {"two_player": (36_955, 923_169), "two_landlords": (44_699, 1_108
                 "emperor": (74_333, 1_853_357), "jinling": (62_901, 1_559_741)}
 
 
-@pytest.mark.parametrize("preset", [p for p in fastdou.PRESETS if p != "classic"])
+@pytest.mark.parametrize("preset", list(GOLDEN_PLAYS))     # laizi: test_bench_wild.py
 def test_preset_self_play(benchmark, quick, preset):
     """Random self-play, one thread; gate: the exact number of plays of the corpus."""
     deals = 2_000 if quick else 50_000
@@ -116,7 +116,8 @@ def allocations(loop, rules, n, code):
     loop(rules_array(rules, wild=True), 0, 0, codes, res, scores, errors, user, user_b)
     assert not errors.any()
     return rtsys.get_allocation_stats().alloc - before
-cases = [(p, fastdou.rules(p), P.compiled_simulate_range()) for p in fastdou.PRESETS]
+cases = [(p, fastdou.rules(p), P.compiled_simulate_range()) for p in fastdou.PRESETS
+         if not fastdou.rules(p).wilds]
 cases.append(("wilds", fastdou.rules(wilds=1), P.compiled_simulate_range(True)))
 for name, rules, loop in cases:
     for code in (RANDOM, GREEDY, USER, P.USER_B):

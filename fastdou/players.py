@@ -29,7 +29,8 @@ from fastdou.kernels.play import ACTIONS_CAPACITY, policy_stream
 from fastdou.moves import Move
 from fastdou.kernels.play import POLICY_SIGNATURE
 from fastdou.policies import (
-    FUNCTIONS, built_in_function, check_user_policy, import_policy, njit_policy, passed,
+    FUNCTIONS, built_in_function, built_in_name, check_user_policy, for_rules, import_policy,
+    njit_policy, passed,
 )
 from fastdou.rules import Rules, as_rules, rules_array
 
@@ -139,9 +140,10 @@ def policy(name_or_fn, rules: RulesLike = "classic", seed: int = 0) -> Policy:
     if not callable(p):
         raise PolicyError(f"a policy is a name or an @njit function, not {short(p)}")
     njit_policy(p)
+    p = for_rules(p, r)
     check_user_policy(p, r)
     if passed(p):                 # the loops' compiled version: no second compile of it
-        return Policy(_Typed(p.compile(POLICY_SIGNATURE)), "expert", True, r, seed)
+        return Policy(_Typed(p.compile(POLICY_SIGNATURE)), built_in_name(p), True, r, seed)
     return Policy(p, getattr(p, "__name__", "user"), True, r, seed)
 
 

@@ -12,8 +12,8 @@ from fastdou.checks import short
 from fastdou.errors import PolicyError
 from fastdou.kernels import play as P
 from fastdou.kernels import state as S
-from fastdou.kernels.expert import expert_policy
-from fastdou.kernels.pimc import pimc_policy
+from fastdou.kernels.expert import expert_policy, expert_wild_policy
+from fastdou.kernels.pimc import pimc_policy, pimc_wild_policy
 from fastdou.kernels.play import USER_B
 from fastdou.kernels.policies import GREEDY, RANDOM, USER, greedy_policy, random_policy
 
@@ -24,8 +24,11 @@ BUILT_IN = {"random": (RANDOM, random_policy), "greedy": (GREEDY, greedy_policy)
             "expert": (USER, expert_policy), "pimc": (USER, pimc_policy)}
 POLICIES = {name: code for name, (code, _) in BUILT_IN.items()}
 FUNCTIONS = {name: fn for name, (_, fn) in BUILT_IN.items()}
+# Their versions under wild cards (compiled apart: the classic ones hold no wild-card code).
+WILD_FUNCTIONS = {"expert": expert_wild_policy, "pimc": pimc_wild_policy}
 # Built in, passed to the loops as their user function (compiled for them alone).
-PASSED = tuple(fn for code, fn in BUILT_IN.values() if code == USER)
+PASSED = tuple(fn for code, fn in BUILT_IN.values() if code == USER) \
+    + tuple(WILD_FUNCTIONS.values())
 
 
 def passed(fn) -> bool:
@@ -43,11 +46,20 @@ def njit_policy(fn):
 
 def built_in_function(name, rules):
     """The function of a built-in player passed to the loops (the expert, pimc), for
-    ``rules``: they search with the classic generator, so not under wild cards yet."""
-    if rules.wilds:
-        raise PolicyError(f"policy {name} does not play wild cards yet; random, greedy or an "
-                          f"@njit function do")
-    return FUNCTIONS[name]
+    ``rules``: its wild-card version under wild cards."""
+    return WILD_FUNCTIONS[name] if rules.wilds else FUNCTIONS[name]
+
+
+def built_in_name(fn) -> str:
+    """The name of a built-in function passed to the loops."""
+    return next(name for table in (FUNCTIONS, WILD_FUNCTIONS) for name, f in table.items()
+                if f is fn)
+
+
+def for_rules(fn, rules):
+    """``fn``, or the version of a built-in function passed to the loops that ``rules``
+    take (its wild-card version under wild cards, the classic one otherwise)."""
+    return built_in_function(built_in_name(fn), rules) if passed(fn) else fn
 
 
 def _first_line(e):
@@ -130,6 +142,7 @@ def policy_codes(policies, rules, functions: int = 1):
             if codes[s] == USER:
                 p = built_in_function(p, rules)
         if callable(p):
+            p = for_rules(p, rules)
             k = next((j for j, f in enumerate(found) if f is p), len(found))
             if k == len(found):
                 if k == functions:

@@ -1,4 +1,4 @@
-"""The seven presets (and :data:`IN_PROGRESS`) and their kicker profiles as data
+"""The eight presets and their kicker profiles as data
 (docs/rules.md §2.2, §5), and the deck a preset deals. :mod:`fastdou.rules` builds and
 validates a ``Rules`` from them; this module sits below it so that card notation
 (:mod:`fastdou.cards`) can check counts against a preset's deck by name.
@@ -69,35 +69,27 @@ PRESETS = {
         bomb_factors=(1,) * 9, joker_bomb_factor=1,
         # 3..9 face value, 10 J Q K 10, A 5, 2 10, small joker 15, big joker 20.
         card_points=(3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 5, 10, 15, 20)),
-}
-
-
-# Presets that some entry points do not take yet: ``rules(name)`` builds them, but PRESETS
-# (what the adapters, ``fastdou rules`` and preset-wide checks go over) lists them only once
-# every entry point plays them. laizi: wild cards (docs/rules.md §5.8), bombs by class
-# soft x2, hard x4, wild x4, rocket x4 (RULES.md §4.8).
-IN_PROGRESS = {
+    # wild cards (docs/rules.md §5.8); bombs by class soft x2, hard x4, wild x4, rocket x4
     "laizi": dict(wilds=1, bomb_factors=(1, 1, 1, 1, 4, 2, 2, 2, 2), joker_bomb_factor=4),
 }
 
 
 def is_preset(name) -> bool:
-    """Whether ``name`` names a preset (of :data:`PRESETS` or :data:`IN_PROGRESS`)."""
-    return isinstance(name, str) and (name in PRESETS or name in IN_PROGRESS)
+    """Whether ``name`` names a preset of :data:`PRESETS`."""
+    return isinstance(name, str) and name in PRESETS
 
 
 def preset_name(name) -> str:
     """``name`` if it names a preset; RulesError listing the presets otherwise."""
     if not is_preset(name):
-        raise RulesError(f"unknown preset {short(name)}; presets: "
-                         f"{', '.join([*PRESETS, *IN_PROGRESS])}")
+        raise RulesError(f"unknown preset {short(name)}; presets: {', '.join(PRESETS)}")
     return name
 
 
 def preset_fields(name) -> dict:
     """The fields preset ``name`` sets (a RulesError for an unknown name)."""
     name = preset_name(name)
-    return PRESETS[name] if name in PRESETS else IN_PROGRESS[name]
+    return PRESETS[name]
 
 
 def deck_of(decks: int, removed_ranks: tuple = ()) -> np.ndarray:

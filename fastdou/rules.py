@@ -1,4 +1,4 @@
-"""Rule sets: the frozen :class:`Rules` dataclass, built from the seven presets and their kicker
+"""Rule sets: the frozen :class:`Rules` dataclass, built from the eight presets and their kicker
 profiles (:mod:`fastdou.presets`), and its JSON form.
 
 ``fastdou.rules("classic")`` returns a preset; keyword overrides change single fields and are

@@ -23,6 +23,7 @@ from fastdou import cards as _cards
 from fastdou import memory
 from fastdou.checks import short, whole
 from fastdou.compiling.cold_start import generator_from_helper, solver_parts
+from fastdou.compiling.entry_points import typed_entry_point
 from fastdou.errors import FastdouError, PositionError
 from fastdou.hints import CardsLike, RulesLike
 from fastdou.kernels import fewest_plays as _fewest_plays
@@ -242,9 +243,7 @@ def _kernel(kernel, rules, *args):
     if not rules.wilds:
         return kernel(*args)
     signature = tuple(numba.typeof(a) for a in args) + (numba.types.literal(True),)
-    if signature not in kernel.overloads:
-        kernel.compile(signature)
-    return kernel.overloads[signature].entry_point(*args, True)
+    return typed_entry_point(kernel, signature)(*args, True)
 
 
 def _solve(arr, rules, max_nodes, time_limit, threads, table_size) -> Solution:

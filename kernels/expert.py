@@ -10,7 +10,7 @@ landlord, the bids and the rules the state carries (``state.state_rules``); neve
 seat's cards, the kitty or the hidden team fields. It plans for the rules its plan is made
 of (:func:`planned`: classic under every kicker profile, two_player, two_landlords); under
 other rules it bids from the same strength and plays greedy's rules, with its teams as the
-table sees them (:func:`.policies.greedy_play`).
+table sees them (:func:`.policies.greedy_play`). Under wild cards: :func:`expert_wild_policy`.
 """
 
 import numpy as np
@@ -20,14 +20,14 @@ from fastdou.kernels.expert_plan import (
     NO_WORTH, beatable, bombs_of, chain_at, cnt, plan, rank_worth, span, worth,
 )
 from fastdou.kernels.generate import is_bomb_kind
-from fastdou.kernels.jit import first_class_kernel, leaf
+from fastdou.kernels.jit import first_class_kernel, leaf, nrt_kernel
 from fastdou.kernels.layout import (
-    ACE, BIDDING_MARKED, BIG_JOKER, BOMB, BOMB_ORDER_SIZE_RANK, JOKER_BOMBS_ALL, PAIR,
-    PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, R_BIDDING, R_BOMB_MAX, R_BOMB_MIN, R_BOMB_ORDER,
-    R_CHAIN_HIGH, R_CHAIN_LOW, R_DECK, R_DECKS, R_HANDICAP, R_JOKER_BOMBS, R_JOKER_PAIRS,
-    R_JOKER_SOLOS, R_KINDS, R_KITTY_TRUMP, R_PAIR_CHAIN_MIN, R_PLAYERS, R_SCORING,
-    R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, RANK_2, ROCKET, SCORING_LANDLORD, SMALL_JOKER, SOLO,
-    SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    ACE, BIDDING_MARKED, BIG_JOKER, BOMB, BOMB_ORDER_SIZE_RANK, INFO_CLASS_SHIFT,
+    JOKER_BOMBS_ALL, PAIR, PAIR_CHAIN, PLANE_PAIR, PLANE_SOLO, R_BIDDING, R_BOMB_MAX,
+    R_BOMB_MIN, R_BOMB_ORDER, R_CHAIN_HIGH, R_CHAIN_LOW, R_DECK, R_DECKS, R_HANDICAP,
+    R_JOKER_BOMBS, R_JOKER_PAIRS, R_JOKER_SOLOS, R_KINDS, R_KITTY_TRUMP, R_PAIR_CHAIN_MIN,
+    R_PLAYERS, R_SCORING, R_SOLO_CHAIN_MIN, R_TRIO_CHAIN_MIN, RANK_2, ROCKET,
+    SCORING_LANDLORD, SMALL_JOKER, SOLO, SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.packing import size
 from fastdou.kernels.policies import greedy_play
@@ -59,6 +59,13 @@ def _kind(info):
 def _rank(info):
     """Compared-by rank of a move's info word."""
     return np.int64((info >> np.uint64(8)) & np.uint64(255))
+
+
+@leaf
+def _strength(info):
+    """How hard a move is to beat among moves of one kind: by bomb class (wild cards; 0
+    without them), then rank."""
+    return (np.int64(info >> np.uint64(INFO_CLASS_SHIFT)) << 8) | _rank(info)
 
 
 @leaf
@@ -269,13 +276,14 @@ def answer(actions, n, hand, unseen, urgent):
     top = -1
     top_rank = -1
     bomb = -1
-    bomb_rank = 1 << 20
+    bomb_key = 1 << 20
     for i in range(1, n):
         kind = _kind(actions[i, 1])
         r = _rank(actions[i, 1])
         if kind == BOMB or kind == ROCKET:
-            if r < bomb_rank:          # the rocket's rank is a joker's: above every bomb
-                bomb, bomb_rank = i, r
+            key = _strength(actions[i, 1])   # the rocket's rank is a joker's: above every bomb
+            if key < bomb_key:
+                bomb, bomb_key = i, key
             continue
         w = worth(hand - actions[i, 0])
         if w > best_w:
@@ -322,21 +330,52 @@ def play(state, rules, actions, n, hand):
     return answer(actions, n, hand, unseen, seat_cards(state, last) <= 2)
 
 
-@first_class_kernel
-def expert_policy(state, actions, n, rng):
-    """The expert player (docs/players.md): bids from its plan's strength, plays from its
-    plan and the public state under :func:`planned` rules, searching exactly when few
-    cards are left (:mod:`.expert_endgame`; the only use of ``rng``: sampled splits),
-    greedy's rules elsewhere."""
+@leaf
+def best_reading(actions, n, i):
+    """The reading of ``actions[i]``'s cards and kind that is hardest to beat: with wild
+    cards one multiset of one kind can read at several ranks (a plan names cards and kind)."""
+    best = i
+    if actions[i, 1] == 0:                 # the pass
+        return i
+    for j in range(n):
+        if actions[j, 0] == actions[i, 0] and _kind(actions[j, 1]) == _kind(actions[i, 1]) \
+                and _strength(actions[j, 1]) > _strength(actions[best, 1]):
+            best = j
+    return best
+
+
+@nrt_kernel
+def expert_choice(state, actions, n, rng, wild):
+    """The expert player's choice (:func:`expert_policy`); ``wild`` None for rules without
+    wild cards (pruned while compiling), True under the state's wild ranks."""
     hand = np.uint64(state[G_HANDS + state[G_PLAYER]])
     if state[G_PHASE] != PH_PLAY:
         return _bid(state, actions, n, hand), rng
     rules = state_rules(state)
     if planned(rules):
         i = play(state, rules, actions, n, hand)
+        if wild is not None:
+            i = best_reading(actions, n, i)
         # a grab handicap ends a hand before one is empty, which the search cannot say
         if n > 1 and actions[i, 0] != hand and hands_cards(state) <= ENDGAME_CARDS \
                 and (rules[R_HANDICAP] == 0 or state[G_GRABS] == 0):
-            return endgame(state, actions, n, hand, i, rng)
+            return endgame(state, actions, n, hand, i, rng, wild)
         return i, rng
     return greedy_play(state, actions, n, hand), rng
+
+
+@first_class_kernel
+def expert_policy(state, actions, n, rng):
+    """The expert player (docs/players.md): bids from its plan's strength, plays from its
+    plan and the public state under :func:`planned` rules, searching exactly when few
+    cards are left (:mod:`.expert_endgame`; the only use of ``rng``: sampled splits),
+    greedy's rules elsewhere."""
+    return expert_choice(state, actions, n, rng, None)
+
+
+@first_class_kernel
+def expert_wild_policy(state, actions, n, rng):
+    """:func:`expert_policy` under wild cards: it plans with the wild cards at their own
+    rank, plays the hardest reading of the cards it chose, and searches its endgame with
+    the wild cards' moves."""
+    return expert_choice(state, actions, n, rng, True)

@@ -15,7 +15,7 @@ from fastdou.kernels.layout import BIG_JOKER, R_DECK, R_PLAYERS
 from fastdou.kernels.packing import size
 from fastdou.kernels.search import (
     S_HANDS, S_HASH, S_LAST_CARDS, S_LAST_INFO, S_LAST_PLAYER, S_SEATS, S_TEAM, S_TO_MOVE,
-    S_WINNER, SEARCH_SIZE, key_width, position_hash,
+    S_WILDS, S_WINNER, SEARCH_SIZE, key_width, position_hash,
 )
 from fastdou.kernels.fewest_plays import MF_WIDTH
 from fastdou.kernels.search import UNDO_SIZE
@@ -25,7 +25,7 @@ from fastdou.kernels.solver import (
 from fastdou.kernels.solver_buffers import new_buffer
 from fastdou.kernels.solver_control import BK_WIDTH, SF_WIDTH, _BEAT_SLOTS, _FAIL_SLOTS
 from fastdou.kernels.state import (
-    G_HANDS, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_PLAYED, G_PLAYER,
+    G_HANDS, G_LANDLORD, G_LAST_CARDS, G_LAST_INFO, G_LAST_PLAYER, G_PLAYED, G_PLAYER, G_WILDS,
     state_rules,
 )
 
@@ -136,13 +136,13 @@ def deal_unseen(u, k, rng):
 
 
 @nrt_kernel
-def endgame_values(state, actions, n, hand, rng, values, default, bound):
+def endgame_values(state, actions, n, hand, rng, values, default, bound, wild=None):
     """``values[i]``: twice the weighted splits action ``i`` wins (a search stopped by the
     node limit counts once). Actions are searched ``default`` first; with ``bound``, an
     action's search stops once it cannot beat the best so far (its value is then a lower
     bound), and every other once ``default`` wins every split. Returns (splits, rng).
     Two or three seats: the next seat holds one part of the unseen cards, the one after it
-    (or, with two seats, the cards out of play) the rest."""
+    (or, with two seats, the cards out of play) the rest. ``wild``: as the solver's."""
     rules = state_rules(state)
     seats = rules[R_PLAYERS]
     p = state[G_PLAYER]
@@ -156,6 +156,8 @@ def endgame_values(state, actions, n, hand, rng, values, default, bound):
     pos[S_TO_MOVE] = p
     pos[S_WINNER] = -1
     pos[S_HANDS + p] = np.int64(hand)
+    if wild is not None:
+        pos[S_WILDS] = state[G_WILDS]
     put_last(pos, state)
     codes = 1
     for r in range(BIG_JOKER + 1):
@@ -206,7 +208,7 @@ def endgame_values(state, actions, n, hand, rng, values, default, bound):
             ctl[C_NODES] = 0
             ctl[C_ABORTED] = 0
             ctl[C_MAX_NODES] = NODE_LIMIT
-            r, work = action_value(pos, rules, actions[i], (keys, vals), work, ctl)
+            r, work = action_value(pos, rules, actions[i], (keys, vals), work, ctl, wild)
             values[i] += 2 * weights[k] if r == 1 else (weights[k] if r < 0 else 0)
             left -= 2 * weights[k]
         best = max(best, values[i])
@@ -216,10 +218,10 @@ def endgame_values(state, actions, n, hand, rng, values, default, bound):
 
 
 @nrt_kernel
-def endgame(state, actions, n, hand, default, rng):
+def endgame(state, actions, n, hand, default, rng, wild=None):
     """(the action winning the most splits, ``default`` among the best; rng)."""
     values = np.zeros(n, np.int64)
-    _, rng = endgame_values(state, actions, n, hand, rng, values, default, True)
+    _, rng = endgame_values(state, actions, n, hand, rng, values, default, True, wild)
     best = default
     for i in range(n):
         if values[i] > values[best]:

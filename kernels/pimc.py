@@ -21,7 +21,7 @@ a seed gives the same choice every time.
 
 import numpy as np
 
-from fastdou.kernels.expert import expert_policy, planned
+from fastdou.kernels.expert import expert_choice, planned
 from fastdou.kernels.expert_endgame import ENDGAME_CARDS, hands_cards
 from fastdou.kernels.expert_plan import NO_WORTH, worth
 from fastdou.kernels.jit import first_class_kernel, nrt_kernel
@@ -75,10 +75,11 @@ def candidates(actions, n, hand, default, out, most):
 
 
 @nrt_kernel
-def pimc_values(state, actions, n, default, worlds, playouts, rng, cand, wins):
+def pimc_values(state, actions, n, default, worlds, playouts, rng, cand, wins, wild=None):
     """Search: ``cand[:k]`` gets the candidates (:func:`candidates`), ``wins[:k]`` the
     sampled deals each wins for the seat's side: ``worlds`` deals, fewer when ``k`` of
-    them would take more than ``playouts`` playouts. Returns (k, rng)."""
+    them would take more than ``playouts`` playouts; ``wild``: as the solver's. Returns
+    (k, rng)."""
     rules = state_rules(state)
     p = state[G_PLAYER]
     hand = np.uint64(state[G_HANDS + p])
@@ -98,16 +99,16 @@ def pimc_values(state, actions, n, default, worlds, playouts, rng, cand, wins):
             sim[:] = world
             a = cand[j]
             won, buf, solver = rollout_wins(sim, rules, (actions[a, 0], actions[a, 1]),
-                                            mine, buf, solver, solve)
+                                            mine, buf, solver, solve, wild)
             wins[j] += won
     return k, rng
 
 
 @nrt_kernel
-def pimc_choose(state, actions, n, rng, worlds, most, playouts):
+def pimc_choose(state, actions, n, rng, worlds, most, playouts, wild=None):
     """:func:`pimc_policy` with its budget as arguments: ``worlds`` sampled deals, at most
-    ``most`` candidates and ``playouts`` playouts."""
-    i, rng = expert_policy(state, actions, n, rng)
+    ``most`` candidates and ``playouts`` playouts; ``wild``: as the solver's."""
+    i, rng = expert_choice(state, actions, n, rng, wild)
     if state[G_PHASE] != PH_PLAY or n <= 1 or not planned(state_rules(state)):
         return i, rng
     p = state[G_PLAYER]
@@ -116,7 +117,7 @@ def pimc_choose(state, actions, n, rng, worlds, most, playouts):
         return i, rng
     cand = np.empty(max(most, 1), np.int64)
     wins = np.empty(max(most, 1), np.int64)
-    k, rng = pimc_values(state, actions, n, i, worlds, playouts, rng, cand, wins)
+    k, rng = pimc_values(state, actions, n, i, worlds, playouts, rng, cand, wins, wild)
     best = 0
     for j in range(1, k):
         if wins[j] > wins[best]:
@@ -130,3 +131,10 @@ def pimc_policy(state, actions, n, rng):
     search of ``WORLDS`` sampled deals (at most ``PLAYOUTS`` playouts) finds a candidate
     that wins more of them."""
     return pimc_choose(state, actions, n, rng, WORLDS, MAX_CANDIDATES, PLAYOUTS)
+
+
+@first_class_kernel
+def pimc_wild_policy(state, actions, n, rng):
+    """:func:`pimc_policy` under wild cards: its playouts, the expert's choices and the
+    solves with the wild cards' moves."""
+    return pimc_choose(state, actions, n, rng, WORLDS, MAX_CANDIDATES, PLAYOUTS, True)

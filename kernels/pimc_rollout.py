@@ -1,5 +1,5 @@
 """pimc's playouts (:mod:`.pimc`): a sampled deal played to its end from one candidate
-action, with ``expert_policy`` in every seat, the open position solved exactly
+action, with the expert player in every seat, the open position solved exactly
 (:func:`.solver.search`, every hand known: the deal is sampled) once the hands hold
 ``SOLVE_CARDS`` cards or fewer; a search stopped by its node limit hands the playout back
 to expert.
@@ -8,18 +8,18 @@ to expert.
 import numpy as np
 
 from fastdou.kernels.engine import apply, legal_actions
-from fastdou.kernels.expert import expert_policy
+from fastdou.kernels.expert import expert_choice
 from fastdou.kernels.expert_endgame import hands_cards, put_last, small_work
 from fastdou.kernels.expert_plan import span
 from fastdou.kernels.jit import nrt_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.search import (
-    S_HANDS, S_HASH, S_SEATS, S_TEAM, S_TO_MOVE, S_WINNER, SEARCH_SIZE, key_width,
+    S_HANDS, S_HASH, S_SEATS, S_TEAM, S_TO_MOVE, S_WILDS, S_WINNER, SEARCH_SIZE, key_width,
     position_hash,
 )
 from fastdou.kernels.solver import C_MAX_NODES, CTL_SIZE, search
 from fastdou.kernels.state import (
-    G_HANDS, G_PHASE, G_PLAYER, G_TEAM, G_WINNER, PH_DONE, SIDE_LANDLORD,
+    G_HANDS, G_PHASE, G_PLAYER, G_TEAM, G_WILDS, G_WINNER, PH_DONE, SIDE_LANDLORD,
 )
 
 SOLVE_CARDS = 10      # solve the open position when the hands hold this many cards or fewer
@@ -42,9 +42,10 @@ def new_solver(seats):
 
 
 @nrt_kernel
-def solve_open(sim, rules, solver, mine):
+def solve_open(sim, rules, solver, mine, wild=None):
     """Whether side ``mine`` (1: the landlord's) wins the open position of ``sim`` with best
-    play: 1 or 0; -1 if the node limit stopped the search. Returns (value, solver)."""
+    play: 1 or 0; -1 if the node limit stopped the search. Returns (value, solver).
+    ``wild``: as the solver's."""
     pos, keys, vals, ctl, work = solver
     seats = pos[S_SEATS]
     pos[:] = 0
@@ -54,11 +55,13 @@ def solve_open(sim, rules, solver, mine):
     pos[S_WINNER] = -1
     for s in range(seats):
         pos[S_HANDS + s] = sim[G_HANDS + s]
+    if wild is not None:
+        pos[S_WILDS] = sim[G_WILDS]
     put_last(pos, sim)
     pos[S_HASH] = position_hash(pos)
     ctl[:] = 0
     ctl[C_MAX_NODES] = NODE_LIMIT
-    r, work = search(pos, rules, (keys, vals), work, ctl)
+    r, work = search(pos, rules, (keys, vals), work, ctl, wild)
     solver = (pos, keys, vals, ctl, work)
     if r < 0:
         return -1, solver
@@ -67,23 +70,24 @@ def solve_open(sim, rules, solver, mine):
 
 
 @nrt_kernel
-def rollout_wins(sim, rules, action, mine, buf, solver, solve):
+def rollout_wins(sim, rules, action, mine, buf, solver, solve, wild=None):
     """Play ``action`` in ``sim`` (a sampled deal, every hand set), then the game to its
     end: 1 if side ``mine`` (1: the landlord's) wins, else 0. ``solve``: solve the open
-    position once it is small enough. Returns (result, action buffer, solver)."""
+    position once it is small enough. ``wild``: as the solver's. Returns (result, action
+    buffer, solver)."""
     apply(sim, rules, action)
     rng = np.uint64(0)      # expert draws only in its own endgame (after a stopped solve)
     while sim[G_PHASE] != PH_DONE:
         if solve and hands_cards(sim) <= SOLVE_CARDS:
-            r, solver = solve_open(sim, rules, solver, mine)
+            r, solver = solve_open(sim, rules, solver, mine, wild)
             if r >= 0:
                 return r, buf, solver
             solve = False
-        n = legal_actions(sim, rules, buf)
+        n = legal_actions(sim, rules, buf, wild)
         if n > buf.shape[0]:
             buf = np.empty((2 * n, REC_WIDTH), np.uint64)
             continue
-        i, rng = expert_policy(sim, buf[:n], n, rng)
+        i, rng = expert_choice(sim, buf[:n], n, rng, wild)
         apply(sim, rules, (buf[i, 0], buf[i, 1]))
     landlord_won = sim[G_WINNER] == SIDE_LANDLORD
     return (1 if landlord_won == (mine == 1) else 0), buf, solver

@@ -39,7 +39,8 @@ from numba.core.types import WrapperAddressProtocol
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
-from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED, SEL_PASS,
+from fastdou.compiling.entry_points import typed_entry_point
+from fastdou.kernels.action_ids import (BAD_ID, NOT_HELD, OK, RESERVED,
                                         WRONG_PHASE, action_id, check_id, legal_ids)
 from fastdou.kernels.encoding import encode as fastdou_encode
 from fastdou.kernels.engine import apply, legal_actions, skip_to_play, start
@@ -48,7 +49,9 @@ from fastdou.kernels.layout import MAX_DECK, REC_WIDTH
 from fastdou.kernels.play import ACTIONS_CAPACITY, POLICY_TYPE, choose, policy_stream
 from fastdou.kernels.state import G_PHASE, G_PLAYER, G_SCORES, PH_DONE, SCORE_UNIT
 from fastdou.kernels.wild import WILD_SCRATCH
-from fastdou.kernels.wild_steps import wild_action_id, wild_check_id, wild_legal_ids
+from fastdou.kernels.wild_steps import (
+    wild_action_id, wild_check_id, wild_in_table, wild_legal_ids,
+)
 
 LEARNER = -1          # a seat whose actions come from the caller
 SLOT_BITS = 32        # deal_index(i, k) = k << SLOT_BITS | i
@@ -97,8 +100,7 @@ def _in_table(table, a, wild):
     if wild is None:
         id_records = table[2]
         return 0 <= a < id_records.shape[0] and id_records[a, 1] != RESERVED
-    id_records, selection, offsets = table[3], table[4], table[5]
-    return 0 <= a < selection[SEL_PASS] + id_records.shape[0] - (offsets.shape[0] - 1)
+    return wild_in_table(table, a)
 
 
 @leaf
@@ -446,11 +448,8 @@ def compiled(name, wild=False):
     functions as :class:`FunctionArg`). Each signature compiles when first asked for."""
     entry = _ENTRY_POINTS.get((name, wild))
     if entry is None:
-        fn = globals()[name]
-        signature = SIGNATURES[name, wild]
-        if signature not in fn.overloads:
-            fn.compile(signature)
-        entry = _ENTRY_POINTS[name, wild] = fn.overloads[signature].entry_point
+        entry = _ENTRY_POINTS[name, wild] = typed_entry_point(globals()[name],
+                                                              SIGNATURES[name, wild])
     return entry
 
 

@@ -132,11 +132,13 @@ def _reads_as(sub, classic, rules, scratch):
 
 
 @leaf
-def canonical(cards, info, wild, rules, scratch):
+def canonical(cards, info, wild, rules, scratch, listed=False):
     """The canonical reading of the move ``(cards, info)`` (info with its bomb class) when
     ``wild`` (a rank 0..12) is wild: ``(substituted cards, stand-ins)`` packed, the stand-ins
     the ranks its wild cards stand in for; ``(0, 0)`` when it is no such move. ``scratch``:
-    a record buffer for classic readings (``wild.WILD_SCRATCH`` rows)."""
+    a record buffer for classic readings (``wild.WILD_SCRATCH`` rows). ``listed``: the
+    record is one the wild-card generator listed, so a reading with no wild kicker (one
+    candidate) is not read again to check it."""
     c = np.uint64(cards)
     kind = np.int64(info & np.uint64(INFO_FIELD_MASK))
     rank = np.int64((info >> np.uint64(INFO_RANK_SHIFT)) & np.uint64(INFO_FIELD_MASK))
@@ -176,7 +178,7 @@ def canonical(cards, info, wild, rules, scratch):
             xs = _seq_cards(seq, j) if j > 0 else np.uint64(0)
             if count(xs, wild) == 0:
                 sub = nat + targets + xs + unit(wild, free - j)
-                if _reads_as(sub, classic, rules, scratch):
+                if (listed and free == 0) or _reads_as(sub, classic, rules, scratch):
                     all_stands = stands + xs
                     want = BOMB_CLASS_NONE
                     if kind == BOMB:
@@ -190,11 +192,12 @@ def canonical(cards, info, wild, rules, scratch):
 
 
 @leaf
-def wild_play_id(cards, info, wild, rules, keys, key_ids, offsets, scratch):
+def wild_play_id(cards, info, wild, rules, keys, key_ids, offsets, scratch, listed=False):
     """The id of the move ``(cards, info)`` when ``wild`` (0..12) is wild, or -1 if it is no
     move: ``keys`` / ``key_ids`` the classic table's hash (:mod:`action_ids`), ``offsets``
-    each classic play id's first id (:func:`block_sizes`, summed)."""
-    sub, stands = canonical(cards, info, wild, rules, scratch)
+    each classic play id's first id (:func:`block_sizes`, summed); ``listed``: see
+    :func:`canonical`."""
+    sub, stands = canonical(cards, info, wild, rules, scratch, listed)
     if sub == 0:
         return NO_ID
     c = play_id(keys, key_ids, sub, info & ~_CLASS_BITS)

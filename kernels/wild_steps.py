@@ -38,11 +38,12 @@ def wild_rank(state):
 
 @leaf
 def wild_action_id(state, table, value, info, scratch):
-    """The id of the action record ``[value, info]`` of the phase ``state`` is in, or -1."""
+    """The id of the action record ``[value, info]`` of the phase ``state`` is in, or -1:
+    a record ``engine.legal_actions`` listed (a play is not read again to check it)."""
     rules, keys, key_ids, id_records, selection, offsets = table
     if state[G_PHASE] == PH_PLAY and info != 0:
         return wild_play_id(value, info, wild_rank(state), rules, keys, key_ids, offsets,
-                            scratch)
+                            scratch, True)
     return action_id(state, rules, keys, key_ids, selection, value, info)
 
 
@@ -57,6 +58,13 @@ def wild_legal_ids(state, table, records, out, scratch):
 
 
 @leaf
+def wild_in_table(table, a):
+    """Whether ``a`` is an id of the wild table (the plays, the pass, the phase actions)."""
+    id_records, selection, offsets = table[3], table[4], table[5]
+    return 0 <= a < selection[SEL_PASS] + id_records.shape[0] - (offsets.shape[0] - 1)
+
+
+@leaf
 def wild_check_id(state, table, a, scratch):
     """``(status, value, info)``: what pushing id ``a`` would say (``OK`` or why not; the
     player's cards are looked at) and, when ``OK``, the action's record."""
@@ -64,7 +72,7 @@ def wild_check_id(state, table, a, scratch):
     classic_pass = offsets.shape[0] - 1           # the classic table's pass row
     pass_id = selection[SEL_PASS]                 # offsets[-1]: the plays come first
     none = np.uint64(0)
-    if a < 0 or a >= pass_id + id_records.shape[0] - classic_pass:
+    if not wild_in_table(table, a):
         return BAD_ID, none, none
     if a < pass_id:
         if state[G_PHASE] == PH_DONE:

@@ -1,7 +1,10 @@
 """OpenSpiel games over fastdou: ``import fastdou.adapters.openspiel`` registers, for every
-preset, ``pyspiel.load_game("python_fastdou_<preset>")`` (``python_fastdou_classic``,
-``python_fastdou_two_player``, ...) and ``python_fastdou_classic_openspiel`` (the classic
-``openspiel`` profile, whose player action ids are OpenSpiel's own ``dou_dizhu`` ids).
+preset without wild cards, ``pyspiel.load_game("python_fastdou_<preset>")``
+(``python_fastdou_classic``, ``python_fastdou_two_player``, ...) and
+``python_fastdou_classic_openspiel`` (the classic ``openspiel`` profile, whose player action
+ids are OpenSpiel's own ``dou_dizhu`` ids). laizi is not offered: OpenSpiel's games keep
+their rules, and its wild ids are stepped through ``fastdou.Game``, ``VectorEnv`` and the
+PettingZoo adapter.
 
 A state wraps a :class:`fastdou.Game`; player actions are the ids of the preset's
 :func:`fastdou.action_table` (``num_distinct_actions = table.size``).
@@ -87,7 +90,8 @@ from fastdou.rules import PRESETS, rules as make_rules, rules_array
 _TOKENS = _cards.TOKENS
 
 # short name -> (preset, profile)
-GAMES = {f"python_fastdou_{name}": (name, None) for name in PRESETS}
+GAMES = {f"python_fastdou_{name}": (name, None) for name in PRESETS
+         if not make_rules(name).wilds}
 GAMES["python_fastdou_classic_openspiel"] = ("classic", "openspiel")
 
 class SpielStateError(GameStateError, pyspiel.SpielError):

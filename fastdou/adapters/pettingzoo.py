@@ -5,8 +5,8 @@ wrapped in PettingZoo's ``OrderEnforcingWrapper``; ``raw_env`` is the bare envir
 Importing this module registers ``fastdou/<preset>-v0`` for every preset in PettingZoo's
 registry (PettingZoo >= 1.27), so ``pettingzoo.make("aec", "fastdou/classic-v0")`` works after
 ``import fastdou.adapters.pettingzoo`` (PettingZoo has no plugin discovery: the import is the
-registration). Wild cards: ``env("laizi")`` (one wild rank; not registered while laizi is in
-progress) acts over its wild ids, the mask marking the legal ones under the drawn rank.
+registration). Wild cards: ``env("laizi")`` (one wild rank) acts over its wild ids, the mask
+marking the legal ones under the drawn rank.
 
 * Agents ``player_0 .. player_{n-1}``: agent ``player_k`` is seat ``k`` of the game.
 * Observations ``{"observation": Game.encode(seat), "action_mask": ...}``, both ``int8`` 0/1

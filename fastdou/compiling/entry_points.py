@@ -15,3 +15,13 @@ def entry_point(dispatcher, args):
     from numba import typeof
     entry = dispatcher.compile(tuple(typeof(a) for a in args))
     return entry if callable(entry) else dispatcher
+
+
+def typed_entry_point(dispatcher, signature):
+    """The compiled entry point of ``dispatcher`` for the types ``signature``, compiled (or
+    loaded from the disk cache) when first asked for: for a signature its typing of Python
+    values never gives, such as a literal ``True`` (``numba.types.literal(True)``) that
+    prunes the code a ``wild is None`` test guards."""
+    if signature not in dispatcher.overloads:
+        dispatcher.compile(signature)
+    return dispatcher.overloads[signature].entry_point

@@ -140,8 +140,8 @@ def _rules_of(name):
     return fastdou.rules(preset, profile=profile)
 
 
-def test_every_preset_is_registered():
-    assert {f"python_fastdou_{p}" for p in fastdou.PRESETS} | {
+def test_every_preset_without_wild_cards_is_registered():
+    assert {f"python_fastdou_{p}" for p in fastdou.PRESETS if p != "laizi"} | {
         "python_fastdou_classic_openspiel"} == set(A.GAMES)
     assert set(A.GAMES) <= set(pyspiel.registered_names())
 

@@ -367,7 +367,7 @@ def test_spaces():
         env = fpz.raw_env(preset)
         rules = fastdou.rules(preset)
         table = fastdou.action_table(preset)
-        size = int(KE.encoding_size(rules_array(rules)))
+        size = int(KE.encoding_size(rules_array(rules, wild=True)))
         for agent in env.possible_agents:
             space = env.observation_space(agent)
             assert space["observation"].shape == (size,)
@@ -379,8 +379,8 @@ def test_spaces():
 
 @pytest.mark.parametrize("start", STARTS)
 def test_wild_cards(start):
-    """laizi (not yet among the registered presets): PettingZoo's api_test, and every step
-    checked against the replayed Game under the drawn wild rank, over the wild ids."""
+    """laizi (``fastdou/laizi-v0``): PettingZoo's api_test, and every step checked against
+    the replayed Game under the drawn wild rank, over the wild ids."""
     rules = fastdou.rules("laizi")
     env = fpz.env(rules, start=start)
     assert env.action_space("player_0").n == fastdou.action_table(rules).size

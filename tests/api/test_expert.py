@@ -4,9 +4,6 @@ preset, blind to what its seat cannot see, its plans and rules of play on known 
 exact endgame search under each classic profile, and its strength against random and greedy
 over a few hundred deals."""
 
-import itertools
-from math import comb
-
 import numpy as np
 import pytest
 
@@ -21,7 +18,9 @@ from fastdou.kernels.expert_plan import plan
 from fastdou.kernels.fewest_plays import min_plays
 from fastdou.kernels.play import RESULT_NAMES
 from fastdou.rules import rules_array
-from tests.shared.players import classic_state, expert, hidden_mismatches, peeking, replay
+from tests.shared.players import (
+    classic_state, expert, hidden_mismatches, peeking, replay, solved_values,
+)
 from tests.shared.policies import last_listed
 
 PRESETS = ["classic", "two_player", "two_landlords", "four_player", "five_player", "emperor",
@@ -285,36 +284,6 @@ def _endgame_states(count, rules):
     return found
 
 
-def _solved_values(st, actions, rules):
-    """What endgame_values must give, from fastdou.solve under ``rules`` on every split of
-    the unseen cards between the two other seats: per action, twice the deals (of the
-    physical cards) it wins in."""
-    p, landlord = int(st[S.G_PLAYER]), int(st[S.G_LANDLORD])
-    a, b = (p + 1) % 3, (p + 2) % 3
-    hand = C.unpack(int(np.uint64(st[S.G_HANDS + p])))
-    unseen = rules.deck - hand - sum(C.unpack(int(np.uint64(st[S.G_PLAYED + s])))
-                                     for s in range(3))
-    ka = int(C.unpack(int(np.uint64(st[S.G_HANDS + a]))).sum())
-    leading = st[S.G_LAST_INFO] == 0
-    last = None if leading else fastdou.Move.from_record(
-        np.array([st[S.G_LAST_CARDS], st[S.G_LAST_INFO]]).astype(np.uint64))
-    want = np.zeros(len(actions), np.int64)
-    for x in itertools.product(*(range(int(c) + 1) for c in unseen)):
-        x = np.array(x)
-        if x.sum() != ka:
-            continue
-        weight = int(np.prod([comb(int(u), int(k)) for u, k in zip(unseen, x)]))
-        hands = [None] * 3
-        hands[p], hands[a], hands[b] = hand, x, unseen - x
-        pos = fastdou.Position(hands, rules, landlord=landlord, to_move=p, last=last,
-                               last_player=None if leading else int(st[S.G_LAST_PLAYER]))
-        wins = {m.record.tobytes() for m in fastdou.solve(pos).winning_moves}
-        for i, rec in enumerate(actions):
-            if rec.astype(np.uint64).tobytes() in wins:
-                want[i] += 2 * weight
-    return want
-
-
 @pytest.mark.parametrize("profile, count", [("standard", 40), ("openspiel", 12),
                                             ("douzero", 12)])
 def test_endgame_search_is_exact(profile, count):
@@ -324,7 +293,7 @@ def test_endgame_search_is_exact(profile, count):
     assert len(states) == count
     for st, actions in states:
         hand = np.uint64(st[S.G_HANDS + st[S.G_PLAYER]])
-        want = _solved_values(st, actions, rules)
+        want = solved_values(st, actions, rules)
         for default in range(len(actions)):
             got = np.zeros(len(actions), np.int64)
             searched, _ = endgame_values(st, actions, len(actions), hand, np.uint64(0), got,
@@ -347,7 +316,7 @@ def test_the_search_plays_the_rules_of_the_state(profile, wins):
     actions = buf[:n].copy()
     got = np.zeros(n, np.int64)
     endgame_values(st, actions, n, np.uint64(st[S.G_HANDS]), np.uint64(0), got, 0, False)
-    assert (got == _solved_values(st, actions, rules)).all()
+    assert (got == solved_values(st, actions, rules)).all()
     assert got.max() == (4 if wins else 0)
 
 

@@ -391,5 +391,8 @@ def test_generate_batch_record_of_unknown_kind():
 
 @pytest.mark.parametrize("preset", sorted(fastdou.PRESETS))
 def test_repr_evaluates_back_in_every_preset(preset):
-    moves = fastdou.action_table(preset).moves
+    if fastdou.rules(preset).wilds:        # a wild move's id depends on the rank: a game's
+        moves = fastdou.Game.new(preset, seed=3, start="play").legal_actions()[1:]
+    else:
+        moves = fastdou.action_table(preset).moves
     assert all(eval(repr(m)) == m for m in moves[::5])

@@ -12,7 +12,7 @@ from numba import njit
 import fastdou
 from tests.reference import reference_game as ref
 from fastdou import Game, IllegalMoveError, InvalidCardsError, Move, PolicyError, cards
-from fastdou.kernels import engine as E
+from fastdou.game import legal_records_into
 from fastdou.kernels import state as S
 from fastdou.kernels.policies import greedy_policy, random_policy
 from fastdou.rules import rules_array
@@ -651,13 +651,15 @@ def test_legal_actions_returns_the_true_count_with_any_buffer(preset):
     of the full list, in every phase."""
     rng = np.random.default_rng(8)
     g = Game.new(preset, seed=12)
+    wild = bool(g.rules.wilds)
+    array = rules_array(g.rules, wild=wild)
     while not g.is_terminal():
         full = np.empty((4096, 2), np.uint64)
-        n = E.legal_actions(g._state, rules_array(g.rules), full)
+        n = legal_records_into(g._state, array, full, wild)
         assert n == len(g.legal_actions())
         for size in (0, 1, 2, 3):
             out = np.zeros((size, 2), np.uint64)
-            assert E.legal_actions(g._state, rules_array(g.rules), out) == n
+            assert legal_records_into(g._state, array, out, wild) == n
             assert np.array_equal(out[:min(size, n)], full[:min(size, n)])
         acts = g.legal_actions()
         g.play(acts[rng.integers(len(acts))])

@@ -20,6 +20,7 @@ from fastdou.kernels import policies as KP
 from fastdou.kernels import state as S
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.rules import rules_array
+from tests.shared.players import wild_expert
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -146,6 +147,13 @@ def test_wild_games_equal_game(start):
         VectorEnv("laizi", 2, encoding="douzero")
 
 
+def test_wild_games_with_expert_opponents():
+    """laizi with the expert in the other seats (its wild-card version inside the loop)."""
+    assert run_against_game("laizi", "play", steps=40, num_envs=3,
+                            opponents=[None, "expert", "expert"],
+                            policies=[None, wild_expert, wild_expert]) >= 1
+
+
 def test_openspiel_and_douzero_profiles():
     for profile in ("openspiel", "douzero"):
         assert run_against_game(fastdou.rules("classic", profile=profile), "play", 120) >= 2
@@ -195,10 +203,11 @@ def test_encoded_rows_stay_in_their_row():
     from fastdou.kernels import encoding as KE
     for preset in fastdou.PRESETS:
         g = Game.new(preset, seed=1, deal=2, start="play")
-        size = int(KE.encoding_size(rules_array(g.rules)))
+        array = rules_array(g.rules, wild=True)
+        size = int(KE.encoding_size(array))
         for _ in range(3):
             buf = np.full(size + 16, 7, np.int8)
-            KE.encode(g._state, rules_array(g.rules), g.current_player, buf[8:8 + size])
+            KE.encode(g._state, array, g.current_player, buf[8:8 + size])
             assert (buf[:8] == 7).all() and (buf[8 + size:] == 7).all()
             np.testing.assert_array_equal(buf[8:8 + size], g.encode(g.current_player))
             g.play_id(int(g.legal_action_ids()[-1]))

@@ -10,7 +10,7 @@ import numpy as np
 
 import fastdou
 
-from fastdou.compiling.entry_points import entry_point
+from fastdou.compiling.entry_points import entry_point, typed_entry_point
 from fastdou.compiling.cold_start import cache_index
 from fastdou.kernels import play
 
@@ -28,6 +28,18 @@ def test_the_fast_entry_point_is_found():
     entry = entry_point(fn, (a, np.int64(2)))
     assert entry is not fn, "Dispatcher.compile no longer returns an entry point: _entry.py"
     assert callable(entry) and entry(a, np.int64(2)) == 3
+
+
+def test_a_literal_true_prunes_what_wild_is_none_guards():
+    """How wild-card kernels are called from Python (``typed_entry_point`` with a literal
+    True): the ``wild is None`` branch, which would not type here, is pruned."""
+    @numba.njit
+    def f(x, wild=None):
+        if wild is None:
+            return x.no_such_attribute
+        return x + 1
+    entry = typed_entry_point(f, (numba.int64, numba.types.literal(True)))
+    assert entry(np.int64(2), True) == 3
 
 
 

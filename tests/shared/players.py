@@ -1,31 +1,42 @@
-"""What the tests of the compiled players share: expert through its one compiled version,
-classic play-phase states from hands, a replay by ``fastdou.policy``, and the
-hidden-information check (what a seat cannot see changed, its choice must not)."""
+"""What the tests of the compiled players share: expert (classic and wild) through its one
+compiled version, classic play-phase states from hands, a replay by ``fastdou.policy``, the
+hidden-information check (what a seat cannot see changed, its choice must not) and the
+endgame values solved on every split."""
 
 import functools
+import itertools
+from math import comb
 
 import numpy as np
 from numba import njit
 
 import fastdou
 from fastdou import cards as C
+from fastdou.game import legal_records_into
 from fastdou.kernels import engine as E
 from fastdou.kernels import state as S
-from fastdou.kernels.expert import expert_policy
+from fastdou.kernels.expert import expert_policy, expert_wild_policy
 from fastdou.kernels.play import POLICY_SIGNATURE, RESULT_FIELDS
 from fastdou.kernels.position_state import state_of_position
+from fastdou.moves import mask_text
 from fastdou.rules import rules_array
 
 
 @functools.cache
-def _entry():
-    return expert_policy.compile(POLICY_SIGNATURE)
+def compiled(fn):
+    """A policy function's one compiled version, as the loops call it (called with
+    C-contiguous actions, Numba would compile it, and the solver under it, once more)."""
+    return fn.compile(POLICY_SIGNATURE)
 
 
 def expert(state, actions, n, rng):
-    """expert_policy as the loops call it, through its one compiled version (called with
-    C-contiguous actions, Numba would compile it, and the solver under it, once more)."""
-    return _entry()(state, actions, n, rng)
+    """expert_policy as the loops call it."""
+    return compiled(expert_policy)(state, actions, n, rng)
+
+
+def wild_expert(state, actions, n, rng):
+    """expert_wild_policy (the expert under wild cards) as the loops call it."""
+    return compiled(expert_wild_policy)(state, actions, n, rng)
 
 
 def classic_state(hands, *, landlord=0, to_move=None, last=None, last_player=None,
@@ -92,14 +103,15 @@ def hidden_mismatches(policy, preset, deals):
     cannot see is changed, over ``deals`` deals walked by ``policy`` (and a random action
     one time in four)."""
     rules = fastdou.rules(preset)
+    array = rules_array(rules, wild=bool(rules.wilds))
     rng = np.random.default_rng(9)
     buf = np.empty((1 << 14, 2), np.uint64)
     checked = changed = wrong = 0
     for deal in range(deals):
         st = E.new_state()
-        E.start(st, rules_array(rules), 4, deal)
+        E.start(st, array, 4, deal)
         while st[S.G_PHASE] != S.PH_DONE:
-            n = E.legal_actions(st, rules_array(rules), buf)
+            n = legal_records_into(st, array, buf, bool(rules.wilds))
             want, _ = policy(st, buf[:n], n, np.uint64(0))
             for _ in range(2):
                 other = hidden_changed(st, rules, st[S.G_PLAYER], rng)
@@ -108,7 +120,7 @@ def hidden_mismatches(policy, preset, deals):
                 wrong += got != want
                 checked += 1
             i = want if rng.random() < 0.75 else int(rng.integers(n))
-            E.apply(st, rules_array(rules), buf[i].copy())
+            E.apply(st, array, buf[i].copy())
     return checked, changed, wrong
 
 
@@ -117,3 +129,35 @@ def peeking(state, actions, n, rng):
     """A cheat: plays by the next seat's hand (the test must catch it)."""
     nxt = (state[S.G_PLAYER] + 1) % 3
     return np.int64(np.uint64(state[S.G_HANDS + nxt]) % np.uint64(n)), rng
+
+
+def solved_values(st, actions, rules):
+    """What ``expert_endgame.endgame_values`` must give, from fastdou.solve under ``rules``
+    (and the state's wild ranks) on every split of the unseen cards between the two other
+    seats: per action, twice the deals (of the physical cards) it wins in."""
+    p, landlord = int(st[S.G_PLAYER]), int(st[S.G_LANDLORD])
+    a, b = (p + 1) % 3, (p + 2) % 3
+    wilds = int(st[S.G_WILDS])
+    hand = C.unpack(int(np.uint64(st[S.G_HANDS + p])))
+    unseen = rules.deck - hand - sum(C.unpack(int(np.uint64(st[S.G_PLAYED + s])))
+                                     for s in range(3))
+    ka = int(C.unpack(int(np.uint64(st[S.G_HANDS + a]))).sum())
+    leading = st[S.G_LAST_INFO] == 0
+    last = None if leading else fastdou.Move.from_record(
+        np.array([st[S.G_LAST_CARDS], st[S.G_LAST_INFO]]).astype(np.uint64), wilds, rules)
+    want = np.zeros(len(actions), np.int64)
+    for x in itertools.product(*(range(int(c) + 1) for c in unseen)):
+        x = np.array(x)
+        if x.sum() != ka:
+            continue
+        weight = int(np.prod([comb(int(u), int(k)) for u, k in zip(unseen, x)]))
+        hands = [None] * 3
+        hands[p], hands[a], hands[b] = hand, x, unseen - x
+        pos = fastdou.Position(hands, rules, landlord=landlord, to_move=p, last=last,
+                               last_player=None if leading else int(st[S.G_LAST_PLAYER]),
+                               wild=mask_text(wilds) or None)
+        wins = {m.record.tobytes() for m in fastdou.solve(pos).winning_moves}
+        for i, rec in enumerate(actions):
+            if rec.astype(np.uint64).tobytes() in wins:
+                want[i] += 2 * weight
+    return want
