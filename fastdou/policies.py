@@ -140,7 +140,7 @@ def policy_codes(policies, rules, functions: int = 1):
                                   f"{', '.join(POLICIES)} or an @njit function")
             codes[s] = POLICIES[p]
             if codes[s] == USER:
-                p = built_in_function(p, rules)
+                p = FUNCTIONS[p]
         if callable(p):
             p = for_rules(p, rules)
             k = next((j for j, f in enumerate(found) if f is p), len(found))
