@@ -15,6 +15,7 @@ from fastdou.generation import beats, generate_batch, legal_moves
 from fastdou.moves import classify
 from fastdou.players import policy
 from fastdou.position import Position
+from fastdou.rules import rules
 from fastdou.sim.simulation import simulate
 from fastdou.solver import min_plays, perft, perft_divide, solve
 
@@ -84,6 +85,31 @@ def _vector_env() -> None:
         env.step(info["legal_ids"][info["legal_offsets"][:-1]].copy())
 
 
+def _wild_cards() -> None:
+    """The laizi preset's own kernels: its generator, loops, ids, encoder, search, players."""
+    from fastdou.vector import VectorEnv
+    laizi = rules("laizi")
+    simulate(10, laizi)
+    simulate(10, laizi, policies="expert")
+    legal_moves("5557", last="4447", rules=laizi, wild="7")
+    classify("5557", laizi, wild="7")
+    game = Game.new(laizi, start="play")
+    policy("expert", laizi).choose_id(game)
+    while not game.is_terminal():
+        game.encode(game.current_player)
+        game.play_id(int(game.legal_action_ids()[-1]))
+    Game.loads(game.dumps())
+    table = action_table(laizi)
+    table.action(int(table.ids(np.zeros((1, 2), np.uint64), wild="7")[0]), wild="7")
+    pos = Position(["3455KK", "345577"], laizi, wild="7")
+    solve(pos)
+    perft(pos, 2)
+    min_plays("33344455BR", laizi, wild="7")
+    env = VectorEnv(laizi, num_envs=2, start="play")
+    _, info = env.reset()
+    env.step(info["legal_ids"][info["legal_offsets"][:-1]].copy())
+
+
 def _adapters() -> None:
     """One episode in each adapter whose library is installed (DouZero's needs none)."""
     from fastdou.adapters import douzero
@@ -141,7 +167,7 @@ GROUPS = [("simulation", _simulation), ("evaluation", _evaluation),
           ("move generation", _move_generation),
           ("game engine", _game_engine), ("observation encoders", _encoders),
           ("solver", _solver), ("vector env", _vector_env), ("adapters", _adapters),
-          ("expert player", _expert)]
+          ("expert player", _expert), ("wild cards", _wild_cards)]
 
 
 def warmup() -> None:

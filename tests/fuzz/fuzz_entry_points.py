@@ -202,25 +202,6 @@ def play_randomly(game, rng):
     return game
 
 
-def _warm_wild_cards():
-    """``warmup`` compiles the classic kernels; laizi's (drawn from the presets) compile
-    here, before the deadlines count: its simulate loop, a game stepped by id, encoded,
-    recorded and loaded, its id table's lookups."""
-    laizi = fastdou.rules("laizi")
-    fastdou.simulate(2, laizi, seed=1)
-    game = Game.new(laizi, seed=4)
-    while not game.is_terminal():
-        game.encode(game.current_player)
-        game.play_id(int(game.legal_action_ids()[0]))
-    Game.loads(game.dumps())
-    table = fastdou.action_table(laizi)
-    table.ids(np.zeros((1, 2), np.uint64), wild="7")
-    table.action(0, wild="7")
-
-
-_warm_wild_cards()
-
-
 @fuzz
 @given(st.sampled_from(list(fastdou.PRESETS)), st.one_of(overrides, plausible))
 def test_rules_overrides_give_rules_that_play(name, changes):
