@@ -20,6 +20,7 @@ import numpy as np
 from fastdou import cards as _cards
 from fastdou import record as _record
 from fastdou.checks import is_whole, seat as _seat, short, whole
+from fastdou.compiling.cold_start import game_generator
 from fastdou.errors import (ArgumentError, ConcurrentUseError, GameStateError, IllegalMoveError,
                             PositionError)
 from fastdou.hints import CardsLike, MoveLike, RulesLike
@@ -145,10 +146,11 @@ class Game(Stepper):
         leads; marked-card rules keep the landlords the deal names."""
         rules = as_rules(rules)
         seed, deal = whole("seed", seed), whole("deal", deal)
-        state = E.new_state()
-        E.start(state, _played(rules), int(seed), int(deal))
-        begin = {"seed": int(seed), "deal": int(deal)}
-        _start_play(state, rules, begin, start, landlord)
+        with game_generator(rules):          # on an empty cache, on two cores
+            state = E.new_state()
+            E.start(state, _played(rules), int(seed), int(deal))
+            begin = {"seed": int(seed), "deal": int(deal)}
+            _start_play(state, rules, begin, start, landlord)
         return cls(rules, state, begin)
 
     @classmethod
@@ -170,9 +172,10 @@ class Game(Stepper):
         rules = as_rules(rules)
         seed, hands, kit, first, landlords, mark = _record.dealt_start(
             hands, rules, kitty, first, landlords, marked, seed)
-        game = cls._from_deal(rules, hands, kit, first=first, landlords=landlords, mark=mark,
-                              seed=seed)
-        _start_play(game._state, rules, game._start, start, landlord)
+        with game_generator(rules):
+            game = cls._from_deal(rules, hands, kit, first=first, landlords=landlords,
+                                  mark=mark, seed=seed)
+            _start_play(game._state, rules, game._start, start, landlord)
         return game
 
     # ----------------------------------------------------------------- positions
@@ -186,9 +189,10 @@ class Game(Stepper):
         pos = Position.parse(position) if isinstance(position, str) else position
         if not isinstance(pos, Position):
             raise PositionError(f"expected a Position or its text, not {short(pos)}")
-        state = E.new_state()
-        KP.state_of_position(state, rules_array(pos.rules, wild=True), pos.array(),
-                             pos.landlord)
+        with game_generator(pos.rules):
+            state = E.new_state()
+            KP.state_of_position(state, rules_array(pos.rules, wild=True), pos.array(),
+                                 pos.landlord)
         return cls(pos.rules, state, {"position": str(pos)})
 
     def position(self) -> Position:

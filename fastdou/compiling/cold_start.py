@@ -1,13 +1,15 @@
-"""A cold first simulation or solve on two cores: the move generator compiled in a helper
-process.
+"""A cold first simulation, solve or Game on two cores: the move generator compiled in a
+helper process.
 
 On an empty Numba cache, compiling the simulation spends about 40% of its time on the move
 generator, ``generate.emit``, reached a few seconds in (docs/benchmarks.md); the solver
-reaches it as early. With :func:`generator_from_helper` around that first compile, a second
-Python process compiles the generator and writes it to the cache meanwhile; this process,
-when it first needs the generator, compiles parts it needs later that do not call it
-(:func:`engine_parts` for the simulation, :func:`solver_parts` for the solver and perft)
-until the helper is done, then loads the generator from the cache. The code is the same either
+reaches it as early, a Game with its first legal moves. With :func:`generator_from_helper`
+around that first compile, a second Python process compiles the generator and writes it to
+the cache meanwhile; this process, when it first needs the generator, compiles parts it
+needs later that do not call it (:func:`engine_parts` for the simulation,
+:func:`solver_parts` for the solver and perft, :func:`game_parts` for a Game, whose
+constructor starts the helper: :func:`game_generator`) until the helper is done, then loads
+the generator from the cache. The code is the same either
 way (a function loaded from the cache is linked into its callers as one compiled here).
 If the helper cannot help (one core, a cache that cannot be written, a helper that fails),
 this process compiles the generator itself, as without it.
@@ -18,11 +20,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 
 HELPER = "from fastdou.compiling.cold_start import compile_generator; compile_generator()"
 WAIT_SECONDS = 300.0     # the most this process waits for the helper
 STOP_SECONDS = 5.0       # the most a stopped helper may take to finish a cache write
+_HELPER_LOCK = threading.Lock()
+_helper_open = False     # a block of generator_from_helper is open (its helper runs)
+_game_checked = False    # a Game's constructor has looked for the generator (no look again)
 
 
 def generator_signature():
@@ -67,6 +73,19 @@ def solver_parts():
             (answer_counts._count_bombs_above, (u, rules_array, u, i, i))]
 
 
+def game_parts():
+    """What a ``Game`` compiles after the generator that does not call it, with the types
+    its steps pass: an id's application to the state and its undo log, and the encoder."""
+    from numba import types
+
+    from fastdou.kernels import action_ids, encoding
+    vector, n = types.Array(types.int64, 1, "C"), types.int64
+    records = types.Array(types.uint64, 2, "C")
+    return [(action_ids.push_id_logged,
+             (vector, vector, records, vector, n, types.Array(types.int64, 2, "C"), n)),
+            (encoding.encode, (vector, vector, n, types.Array(types.int8, 1, "C")))]
+
+
 def compile_generator() -> None:
     """The helper's work: compile ``emit`` for the engine, which caches it (a signal stops
     it, but never in the middle of writing a cache file)."""
@@ -105,21 +124,32 @@ def _helps(dispatcher) -> bool:
 
 
 @contextmanager
-def generator_from_helper(meanwhile=engine_parts):
+def generator_from_helper(meanwhile=engine_parts, *, first: bool = False):
     """Within the block, the move generator's first compile waits for a helper process
     that compiles and caches it (started here), compiling ``meanwhile()``'s ``(dispatcher,
-    argument types)`` until it is done, then loads it from the cache. Set
+    argument types)`` until it is done, then loads it from the cache. With ``first`` the
+    generator is compiled (or loaded) at the block's end if the block did not reach it:
+    for a block that compiles only what comes before it. One helper at a time: a block
+    opened while another is open leaves the generator to that one. Set
     ``FASTDOU_COMPILE_HELPER=0`` to compile everything in this process."""
+    global _helper_open
     from fastdou.interrupts import on_hard_exit
     from fastdou.kernels.generate import emit
-    if emit.signatures or not _helps(emit):       # compiled in this process, or cannot help
+    with _HELPER_LOCK:
+        own = not (_helper_open or emit.signatures) and _helps(emit)
+        _helper_open = _helper_open or own
+    if not own:                                   # compiled, cannot help, or helped already
         yield
         return
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this fastdou's
     path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
-    helper = subprocess.Popen([sys.executable, "-c", HELPER], env=dict(os.environ,
-                              PYTHONPATH=path), stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        helper = subprocess.Popen([sys.executable, "-c", HELPER], env=dict(os.environ,
+                                  PYTHONPATH=path), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except BaseException:
+        _helper_open = False
+        raise
     compile_here = emit.compile
 
     def compile_after_helper(sig):
@@ -137,9 +167,26 @@ def generator_from_helper(meanwhile=engine_parts):
     try:
         with on_hard_exit(helper.terminate):     # the helper ends after any cache write
             yield
+            if first and not emit.signatures:
+                emit.compile(generator_signature())
     finally:
         del emit.compile
         _stop(helper)
+        _helper_open = False
+
+
+@contextmanager
+def game_generator(rules):
+    """A ``Game`` constructor's block: on its first classic game in a process, on an empty
+    cache, the generator is compiled by the helper while the block and :func:`game_parts`
+    compile here (the generator is what the game's legal moves need next)."""
+    global _game_checked
+    if _game_checked or rules.wilds:
+        yield
+        return
+    with generator_from_helper(game_parts, first=True):
+        yield
+    _game_checked = True
 
 
 def _stop(helper) -> None:
