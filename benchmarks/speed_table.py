@@ -118,17 +118,22 @@ OTHER = (
        "(two runs each, alternated)", "53.1 s and 54.9 s with the helper process compiling "
        "the move generator meanwhile; 60.7 s and 69.9 s in one process "
        "(`FASTDOU_COMPILE_HELPER=0`)", EPYC),
+      ("first `Game` on an empty cache (`Game.new()`, its legal ids, a `play_id`, "
+       "`encode(0)`; idle machine; `-k \"cold_first_call and Game\"`, with "
+       "`FASTDOU_COMPILE_HELPER=0` for one process)", "24.5, 25.4 and 26.1 s with the helper "
+       "process compiling the move generator meanwhile; 37.1 s and 38.2 s in one process",
+       EPYC),
       ("cold compile and first `legal_moves`", "22.2 s", EPYC),
       ("`import fastdou`", "0.64-0.84 s", EPYC),
       ("a new user policy's first deal, the engine cached", "0.71 s", XEON),
       ("each entry point's first call on an empty cache, in its own process (`-k "
        "cold_first_call`; `--quick` runs the first only)",
-       "legal_moves 11.8 s, `fastdou simulate` 16.2 s, DouZero `Env` 42.1 s, `Game` (new, "
-       "legal ids, play, encode) 45.6 s, `VectorEnv` 72.3 s, `solve` 88.5 s, on a busy "
-       "machine (other jobs running); 0.9-1.7 s each once cached", EPYC),
+       "legal_moves 13.8 s, `fastdou simulate` 19.7 s, `Game` (new, legal ids, play, "
+       "encode) 24.5 s, DouZero `Env` 39.2 s, `solve` 54.9 s, `VectorEnv` 64.1 s, idle "
+       "machine; 1.1-1.9 s each once cached (goal: none over 20 s)", EPYC),
       ("`fastdou warmup` on an empty cache (every kernel of the API; command: `fastdou "
-       "warmup`)", "265 s on a busy machine (other jobs running), VectorEnv's three "
-       "encodings and the installed adapters included", EPYC)]),
+       "warmup`)", "391 s on an idle machine, VectorEnv's three encodings, the installed "
+       "adapters and the wild-card kernels (141 s of it, by the notices) included", EPYC)]),
     ("Solver and perft", _bench("test_bench_solver.py"),
      "the solver's node counts and perft's leaf counts are golden values; a `time_limit` "
      "ends within 1.2x of itself, wall clock, the table's set-up included",

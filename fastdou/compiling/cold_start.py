@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 HELPER = "from fastdou.compiling.cold_start import compile_generator; compile_generator()"
 WAIT_SECONDS = 300.0     # the most this process waits for the helper
@@ -29,6 +29,7 @@ STOP_SECONDS = 5.0       # the most a stopped helper may take to finish a cache 
 _HELPER_LOCK = threading.Lock()
 _helper_open = False     # a block of generator_from_helper is open (its helper runs)
 _game_checked = False    # a Game's constructor has looked for the generator (no look again)
+_NOTHING = nullcontext()
 
 
 def generator_signature():
@@ -175,15 +176,17 @@ def generator_from_helper(meanwhile=engine_parts, *, first: bool = False):
         _helper_open = False
 
 
-@contextmanager
 def game_generator(rules):
     """A ``Game`` constructor's block: on its first classic game in a process, on an empty
     cache, the generator is compiled by the helper while the block and :func:`game_parts`
-    compile here (the generator is what the game's legal moves need next)."""
+    compile here (the generator is what the game's legal moves need next); afterwards a
+    context that does nothing (a constructor called in a loop pays no more)."""
+    return _NOTHING if _game_checked or rules.wilds else _first_game()
+
+
+@contextmanager
+def _first_game():
     global _game_checked
-    if _game_checked or rules.wilds:
-        yield
-        return
     with generator_from_helper(game_parts, first=True):
         yield
     _game_checked = True

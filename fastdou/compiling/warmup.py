@@ -178,9 +178,10 @@ def warmup() -> None:
 
     from tqdm import tqdm
 
-    from fastdou.compiling.compile_notice import silenced
+    from fastdou.compiling.compile_notice import ANNOUNCER, silenced
     with tqdm(GROUPS, unit="group", file=sys.stderr, disable=None, leave=False) as bar, \
             (nullcontext() if bar.disable else silenced()):
         for name, run in bar:
             bar.set_description(f"compiling {name}")
             run()
+    ANNOUNCER.flush()                  # the last burst's notice before the caller's summary
