@@ -20,8 +20,10 @@ is :mod:`wild`'s ``wild_readings``. ``rules`` is the classic rules array (profil
 import numpy as np
 
 from fastdou.kernels.generate import (
-    _NIBBLE_ONES, NO_MULTISET, _trio_forbidden, first_within, info, next_within,
+    _NIBBLE_ONES, NO_MULTISET, _ge, _trio_forbidden, first_within, ge_tops, info, next_within,
 )
+from fastdou.kernels.bits import lowest_bit, span
+from fastdou.kernels.count_intrinsics import popcount
 from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, BOMB, BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT,
@@ -82,6 +84,10 @@ def _put_split(out, n, base, j, wild, word):
     once per way of taking them from the wild ranks ``wild = (lo, k_lo, hi, k_hi)`` (each
     way is other cards)."""
     lo, k_lo, hi, k_hi = wild
+    if k_hi == 0:                      # one wild rank held: one way (the loop's cost saved)
+        if n < room(out):
+            put_record(out, n, base + unit(lo, j), word)
+        return n + 1
     for c_lo in range(max(0, j - k_hi), min(k_lo, j) + 1):
         cards = base + unit(lo, c_lo)
         if j > c_lo:
@@ -90,6 +96,24 @@ def _put_split(out, n, base, j, wild, word):
             put_record(out, n, cards, word)
         n += 1
     return n
+
+
+@inline_leaf
+def _at_most(nat, most):
+    """``nat`` with every count capped at ``most`` (a nibble counts how many of 1..most its
+    count reaches)."""
+    caps = np.uint64(0)
+    for k in range(1, most + 1):
+        caps += np.uint64(ge_tops(nat, k)) >> np.uint64(3)
+    return caps
+
+
+@inline_leaf
+def _nibbles(lo, hi):
+    """The nibbles of the ranks lo..hi, all bits set (none when hi < lo)."""
+    if hi < lo:
+        return np.uint64(0)
+    return ((np.uint64(1) << np.uint64(4 * (hi - lo + 1))) - np.uint64(1)) << np.uint64(4 * lo)
 
 
 @leaf
@@ -109,11 +133,71 @@ def _core_have(nat, s, t, m):
 
 
 @leaf
+def _one_pair(out, n, core, d, caps, cand, e, wild, word):
+    """:func:`_pair_kickers` of one pair (``e`` wild cards free for it), in its order: two
+    wild cards, then per rank a natural with a wild card and the natural pair."""
+    if e >= 2 and core != 0:
+        n = _put_split(out, n, core, d + 2, wild, word)
+    m = cand
+    while m:
+        r = lowest_bit(m)
+        m &= m - 1
+        if e >= 1:
+            n = _put_split(out, n, core + unit(r, 1), d + 1, wild, word)
+        if d > 0 and count(caps, r) >= 2:
+            n = _put_split(out, n, core + unit(r, 2), d, wild, word)
+    return n
+
+
+@leaf
+def _two_pairs(out, n, core, d, caps, cand, e, wild, word):
+    """:func:`_pair_kickers` of two pairs (``e`` wild cards free for them), in its order:
+    four wild cards; per rank one natural (three wild cards) or its pair (two); per two
+    ranks a natural of each (two wild cards), with the first's pair or the second's (one),
+    or both pairs."""
+    if e >= 4 and core != 0:
+        n = _put_split(out, n, core, d + 4, wild, word)
+    if e >= 2:
+        m = cand
+        while m:
+            r = lowest_bit(m)
+            m &= m - 1
+            if e >= 3:
+                n = _put_split(out, n, core + unit(r, 1), d + 3, wild, word)
+            if count(caps, r) >= 2:
+                n = _put_split(out, n, core + unit(r, 2), d + 2, wild, word)
+    ma = cand
+    while ma:
+        a = lowest_bit(ma)
+        ma &= ma - 1
+        full_a = count(caps, a) >= 2
+        mb = ma
+        while mb:
+            b = lowest_bit(mb)
+            mb &= mb - 1
+            both = core + unit(a, 1) + unit(b, 1)
+            full_b = count(caps, b) >= 2
+            if e >= 2:
+                n = _put_split(out, n, both, d + 2, wild, word)
+            if e >= 1:
+                if full_a:
+                    n = _put_split(out, n, both + unit(a, 1), d + 1, wild, word)
+                if full_b:
+                    n = _put_split(out, n, both + unit(b, 1), d + 1, wild, word)
+            if d > 0 and full_a and full_b:
+                n = _put_split(out, n, both + unit(a, 1) + unit(b, 1), d, wild, word)
+    return n
+
+
+@leaf
 def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
     """``core`` (``d`` wild cards complete it) with ``units`` kicker pairs of distinct ranks
     (``caps``: 2 where the naturals outside the core hold a pair, 1 a single): each pair two
     naturals, a natural and a wild card, or two wild cards (standing for a rank no other
     pair holds: there are more free ranks than pairs); ``k`` wild cards in all."""
+    if units <= 2:
+        fn = _one_pair if units == 1 else _two_pairs
+        return fn(out, n, core, d, caps, cand, k - d, wild, word)
     ones = (caps | (caps >> np.uint64(1))) & _NIBBLE_ONES
     twos = (caps >> np.uint64(1)) & _NIBBLE_ONES
     # the ranks holding a natural, and how many hold two: the rest of 2 x units are wild
@@ -121,16 +205,47 @@ def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
         ranks = first_within(ones, cand, size)
         while ranks != NO_MULTISET:
             full = ranks & twos
+            within = _ge(full, 1)
             for f in range(max(0, 2 * units - size - (k - d)), size + 1):
                 w_k = 2 * units - size - f
                 if d + w_k == 0:
                     continue
-                pairs = first_within(full, cand, f)
+                pairs = first_within(full, within, f)
                 while pairs != NO_MULTISET:
                     if (core | ranks) != 0:
                         n = _put_split(out, n, core + ranks + pairs, d + w_k, wild, word)
-                    pairs = next_within(pairs, full, cand)
+                    pairs = next_within(pairs, full, within)
             ranks = next_within(ranks, ones, cand)
+    return n
+
+
+@leaf
+def _few_solos(out, n, core, need, caps, cand, j, wild, word, no_rocket):
+    """``core`` with ``need`` (at most 2) natural solo kickers within ``caps`` over the ranks
+    ``cand`` and ``j`` wild cards: :func:`first_within`'s order (a rank's pair, then the rank
+    with each above it), never both jokers when ``no_rocket`` (no rule on three of a rank
+    can bar two cards)."""
+    if need == 0:
+        if core != 0:
+            n = _put_split(out, n, core, j, wild, word)
+        return n
+    ma = cand
+    while ma:
+        a = lowest_bit(ma)
+        ma &= ma - 1
+        with_a = core + unit(a, 1)
+        if need == 1:
+            n = _put_split(out, n, with_a, j, wild, word)
+            continue
+        if count(caps, a) >= 2:
+            n = _put_split(out, n, with_a + unit(a, 1), j, wild, word)
+        mb = ma
+        if no_rocket and a == SMALL_JOKER:
+            mb &= ~(1 << BIG_JOKER)
+        while mb:
+            b = lowest_bit(mb)
+            mb &= mb - 1
+            n = _put_split(out, n, with_a + unit(b, 1), j, wild, word)
     return n
 
 
@@ -153,20 +268,33 @@ def _kicker_caps(kind, nat, rules, s, t, total):
     """Per-rank caps of the natural kickers of ``kind`` (``total`` cards) on the core ranks
     s..t, and the mask of ranks with one: kickers are of other ranks than the core's."""
     pairs = (1 << kind) & _PAIR_KICKERS != 0
-    caps = np.uint64(0)
-    cand = 0
-    for r in range((RANK_2 if pairs else BIG_JOKER) + 1):
-        if s <= r <= t:
-            continue
-        cap = min(count(nat, r), total, 2 if pairs else 4)
-        if kind == PLANE_SOLO and rules[R_BOMB_WINGS] == 0:
-            cap = min(cap, 3)
-            if cap == 3 and _trio_forbidden(r, s, t, rules):
-                cap = 2
-        if cap > 0:
-            caps += unit(r, cap)
-            cand |= 1 << r
-    return caps, cand
+    most = min(total, 2 if pairs else 4)
+    three_barred = kind == PLANE_SOLO and rules[R_BOMB_WINGS] == 0
+    if three_barred:
+        most = min(most, 3)
+    top = RANK_2 if pairs else BIG_JOKER
+    caps = _at_most(nat, most) & _nibbles(0, top) & ~_nibbles(s, t)
+    keep = span(0, top) & ~span(s, t)
+    if three_barred and most == 3:
+        m = _ge(nat, 3) & keep
+        while m:
+            r = lowest_bit(m)
+            m &= m - 1
+            if _trio_forbidden(r, s, t, rules):
+                caps -= unit(r, 1)
+    return caps, _ge(nat, 1) & keep
+
+
+@inline_leaf
+def _next_swap(swap, have, cand, extra):
+    """:func:`next_within` for the ``extra`` naturals wild cards stand in for, without its
+    scan in the common cases: none, or one (the next rank of ``cand``)."""
+    if extra == 0:
+        return NO_MULTISET
+    if extra == 1:
+        above = cand & ~((2 << (lowest_bit(np.int64(swap)) >> 2)) - 1)
+        return unit(lowest_bit(above), 1) if above else NO_MULTISET
+    return next_within(swap, have, cand)
 
 
 @leaf
@@ -195,12 +323,19 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m):
                 for w_k in range(0, min(k - d, total) + 1):
                     if d + w_k == 0:
                         continue
-                    kick = first_within(caps, kick_cand, total - w_k)
-                    while kick != NO_MULTISET:
-                        if (core | kick) != 0 and _kicker_ok(kind, kick, rules, s, t):
-                            n = _put_split(out, n, core + kick, d + w_k, wild, word)
-                        kick = next_within(kick, caps, kick_cand)
-            swap = next_within(swap, have, cand)
+                    if total == 0:                  # no kickers: chains, trios, bombs
+                        if core != 0:
+                            n = _put_split(out, n, core, d, wild, word)
+                    elif total - w_k <= 2:
+                        n = _few_solos(out, n, core, total - w_k, caps, kick_cand, d + w_k,
+                                       wild, word, rules[R_ROCKET_KICKERS] == 0)
+                    else:
+                        kick = first_within(caps, kick_cand, total - w_k)
+                        while kick != NO_MULTISET:
+                            if (core | kick) != 0 and _kicker_ok(kind, kick, rules, s, t):
+                                n = _put_split(out, n, core + kick, d + w_k, wild, word)
+                            kick = next_within(kick, caps, kick_cand)
+            swap = _next_swap(swap, have, cand, extra)
     return n
 
 
@@ -218,13 +353,18 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
         return n
     lo = rules[R_CHAIN_LOW]
     hi = rules[R_CHAIN_HIGH]
+    k = wild[1] + wild[3]
+    held = (_ge(nat, 1), _ge(nat, 2) if m >= 2 else 0, _ge(nat, 3) if m >= 3 else 0)
     for length in range(rules[KINDS[kind, K_CHAIN_MIN]], hi - lo + 2):
         if link * length > rules[R_MAX_MOVE]:
             break
         if not lead and length != length_of(last):
             continue
         for s in range(lo, hi - length + 2):
-            if lead or s + length - 1 > rank_of(last):
+            window = span(s, s + length - 1)     # a chain's links are 1..3 cards a rank
+            short = m * length - popcount(held[0] & window) - popcount(held[1] & window) - \
+                popcount(held[2] & window)
+            if short <= k and (lead or s + length - 1 > rank_of(last)):
                 n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m)
     return n
 
