@@ -195,9 +195,10 @@ def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
     (``caps``: 2 where the naturals outside the core hold a pair, 1 a single): each pair two
     naturals, a natural and a wild card, or two wild cards (standing for a rank no other
     pair holds: there are more free ranks than pairs); ``k`` wild cards in all."""
-    if units <= 2:
-        fn = _one_pair if units == 1 else _two_pairs
-        return fn(out, n, core, d, caps, cand, k - d, wild, word)
+    if units == 1:
+        return _one_pair(out, n, core, d, caps, cand, k - d, wild, word)
+    if units == 2:
+        return _two_pairs(out, n, core, d, caps, cand, k - d, wild, word)
     ones = (caps | (caps >> np.uint64(1))) & _NIBBLE_ONES
     twos = (caps >> np.uint64(1)) & _NIBBLE_ONES
     # the ranks holding a natural, and how many hold two: the rest of 2 x units are wild
