@@ -15,6 +15,7 @@ what the cards of the lower / higher wild rank stand for (4 bits per rank, as ca
 
 import numpy as np
 
+from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.jit import kernel, leaf
 from fastdou.kernels.layout import (
     BOMB, BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT, BOMB_CLASS_WILD,
@@ -73,14 +74,9 @@ def _nibble(p, rank):
 def wild_ranks(wilds, cards):
     """The lower and the higher wild rank of the bit mask ``wilds`` (-1: none), each with
     the number of cards of it the packed ``cards`` hold: ``(lo, k_lo, hi, k_hi)``."""
-    lo = np.int64(-1)
-    hi = np.int64(-1)
-    for r in range(RANK_2 + 1):
-        if (wilds >> r) & 1:
-            if lo < 0:
-                lo = np.int64(r)
-            else:
-                hi = np.int64(r)
+    m = np.int64(wilds) & span(0, RANK_2)
+    lo = np.int64(lowest_bit(m)) if m else np.int64(-1)
+    hi = np.int64(highest_bit(m)) if m & (m - 1) else np.int64(-1)
     return lo, _nibble(cards, lo), hi, _nibble(cards, hi)
 
 

@@ -138,7 +138,7 @@ def _one_pair(out, n, core, d, caps, cand, e, wild, word):
     wild cards, then per rank a natural with a wild card and the natural pair."""
     if e >= 2 and core != 0:
         n = _put_split(out, n, core, d + 2, wild, word)
-    m = cand
+    m = cand if e >= 1 else (_ge(caps, 2) if d > 0 else 0)   # e = 0: natural pairs only
     while m:
         r = lowest_bit(m)
         m &= m - 1
@@ -166,7 +166,7 @@ def _two_pairs(out, n, core, d, caps, cand, e, wild, word):
                 n = _put_split(out, n, core + unit(r, 1), d + 3, wild, word)
             if count(caps, r) >= 2:
                 n = _put_split(out, n, core + unit(r, 2), d + 2, wild, word)
-    ma = cand
+    ma = cand if e >= 1 else (_ge(caps, 2) if d > 0 else 0)   # e = 0: natural pairs only
     while ma:
         a = lowest_bit(ma)
         ma &= ma - 1
