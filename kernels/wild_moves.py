@@ -19,11 +19,11 @@ is :mod:`wild`'s ``wild_readings``. ``rules`` is the classic rules array (profil
 
 import numpy as np
 
+from fastdou.kernels.bits import lowest_bit, span
+from fastdou.kernels.count_intrinsics import popcount
 from fastdou.kernels.generate import (
     _NIBBLE_ONES, NO_MULTISET, _ge, _trio_forbidden, first_within, ge_tops, info, next_within,
 )
-from fastdou.kernels.bits import lowest_bit, span
-from fastdou.kernels.count_intrinsics import popcount
 from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, BOMB, BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT,
