@@ -346,15 +346,20 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
     lead = kind_of(last) == PASS
     m = rules[R_BOMB_MIN] if kind == BOMB else KINDS[kind, K_CORE]
     link = m + KINDS[kind, K_KICKERS]
+    k = wild[1] + wild[3]
     if KINDS[kind, K_CHAIN_MIN] < 0:
         low = 0 if lead or kind_of(last) != kind else rank_of(last) + 1
         if link <= rules[R_MAX_MOVE]:
-            for r in range(low, RANK_2 + 1):
+            # the ranks whose naturals leave at most k cards of the core to the wild cards
+            ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
+            ranks &= ~span(0, low - 1)
+            while ranks:
+                r = lowest_bit(ranks)
+                ranks &= ranks - 1
                 n = _cores(out, n, nat, wild, rules, kind, r, r, m)
         return n
     lo = rules[R_CHAIN_LOW]
     hi = rules[R_CHAIN_HIGH]
-    k = wild[1] + wild[3]
     held = (_ge(nat, 1), _ge(nat, 2) if m >= 2 else 0, _ge(nat, 3) if m >= 3 else 0)
     for length in range(rules[KINDS[kind, K_CHAIN_MIN]], hi - lo + 2):
         if link * length > rules[R_MAX_MOVE]:
