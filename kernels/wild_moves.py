@@ -22,7 +22,8 @@ import numpy as np
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.count_intrinsics import popcount
 from fastdou.kernels.generate import (
-    _NIBBLE_ONES, NO_MULTISET, _ge, _trio_forbidden, first_within, ge_tops, info, next_within,
+    _NIBBLE_ONES, NO_MULTISET, _ge, _spread_run, _trio_forbidden, first_within, ge_tops, info,
+    next_within,
 )
 from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
@@ -106,14 +107,6 @@ def _at_most(nat, most):
     for k in range(1, most + 1):
         caps += np.uint64(ge_tops(nat, k)) >> np.uint64(3)
     return caps
-
-
-@inline_leaf
-def _nibbles(lo, hi):
-    """The nibbles of the ranks lo..hi, all bits set (none when hi < lo)."""
-    if hi < lo:
-        return np.uint64(0)
-    return ((np.uint64(1) << np.uint64(4 * (hi - lo + 1))) - np.uint64(1)) << np.uint64(4 * lo)
 
 
 @leaf
@@ -274,7 +267,8 @@ def _kicker_caps(kind, nat, rules, s, t, total):
     if three_barred:
         most = min(most, 3)
     top = RANK_2 if pairs else BIG_JOKER
-    caps = _at_most(nat, most) & _nibbles(0, top) & ~_nibbles(s, t)
+    caps = _at_most(nat, most) & (_spread_run(0, top + 1) - _spread_run(s, t - s + 1)) * \
+        np.uint64(15)
     keep = span(0, top) & ~span(s, t)
     if three_barred and most == 3:
         m = _ge(nat, 3) & keep
