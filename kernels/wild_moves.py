@@ -8,7 +8,8 @@ A move is split three ways, each part generated once:
   (a bomb of them is the wild bomb);
 * natural and wild cards: per reading (kind, rank, length), the core's ranks each take the
   naturals chosen for them and wild cards for the rest; kickers are the other naturals
-  chosen plus the other wild cards, each standing for any rank the kind's kicker rules allow.
+  chosen plus the other wild cards, each standing for any rank the kind's kicker rules allow;
+  a bomb of them is soft (:func:`_soft_bombs`).
 
 Given the reading, the cards fix the naturals of every core rank (kickers are never of a
 core rank) and the naturals and wild cards left over as kickers, so each (cards, reading)
@@ -20,7 +21,6 @@ is :mod:`wild`'s ``wild_readings``. ``rules`` is the classic rules array (profil
 import numpy as np
 
 from fastdou.kernels.bits import lowest_bit, span
-from fastdou.kernels.count_intrinsics import popcount
 from fastdou.kernels.generate import (
     _NIBBLE_ONES, NO_MULTISET, _ge, _spread_run, _trio_forbidden, first_within, ge_tops, info,
     next_within,
@@ -79,16 +79,11 @@ def wild_beats(a, b, rules):
                          rules)
 
 
-@inline_leaf
-def _put_split(out, n, base, j, wild, word):
-    """Emit ``base`` (natural cards, not empty) with ``j`` wild cards as the move ``word``,
-    once per way of taking them from the wild ranks ``wild = (lo, k_lo, hi, k_hi)`` (each
-    way is other cards)."""
+@leaf
+def _put_ways(out, n, base, j, wild, word):
+    """:func:`_put_split` with both wild ranks held: one record per way of taking the ``j``
+    wild cards from them (each way is other cards)."""
     lo, k_lo, hi, k_hi = wild
-    if k_hi == 0:                      # one wild rank held: one way (the loop's cost saved)
-        if n < room(out):
-            put_record(out, n, base + unit(lo, j), word)
-        return n + 1
     for c_lo in range(max(0, j - k_hi), min(k_lo, j) + 1):
         cards = base + unit(lo, c_lo)
         if j > c_lo:
@@ -97,6 +92,17 @@ def _put_split(out, n, base, j, wild, word):
             put_record(out, n, cards, word)
         n += 1
     return n
+
+
+@inline_leaf
+def _put_split(out, n, base, j, wild, word):
+    """Emit ``base`` (natural cards, not empty) with ``j`` wild cards as the move ``word``,
+    once per way of taking them from the wild ranks ``wild = (lo, k_lo, hi, k_hi)``."""
+    if wild[3] == 0:       # one wild rank held (the common case, inlined): one way
+        if n < room(out):
+            put_record(out, n, base + unit(wild[0], j), word)
+        return n + 1
+    return _put_ways(out, n, base, j, wild, word)
 
 
 @inline_leaf
@@ -213,7 +219,7 @@ def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
     return n
 
 
-@leaf
+@inline_leaf
 def _few_solos(out, n, core, need, caps, cand, j, wild, word, no_rocket):
     """``core`` with ``need`` (at most 2) natural solo kickers within ``caps`` over the ranks
     ``cand`` and ``j`` wild cards: :func:`first_within`'s order (a rank's pair, then the rank
@@ -258,26 +264,32 @@ def _kicker_ok(kind, kick, rules, s, t):
 
 
 @leaf
-def _kicker_caps(kind, nat, rules, s, t, total):
-    """Per-rank caps of the natural kickers of ``kind`` (``total`` cards) on the core ranks
-    s..t, and the mask of ranks with one: kickers are of other ranks than the core's."""
+def _kicker_caps(kind, nat, rules, total):
+    """Per-rank caps of the natural kickers of ``kind`` (``total`` cards), and the mask of
+    ranks with one, before the core's ranks are taken out (:func:`_off_core`)."""
     pairs = (1 << kind) & _PAIR_KICKERS != 0
     most = min(total, 2 if pairs else 4)
-    three_barred = kind == PLANE_SOLO and rules[R_BOMB_WINGS] == 0
-    if three_barred:
+    if kind == PLANE_SOLO and rules[R_BOMB_WINGS] == 0:
         most = min(most, 3)
     top = RANK_2 if pairs else BIG_JOKER
-    caps = _at_most(nat, most) & (_spread_run(0, top + 1) - _spread_run(s, t - s + 1)) * \
-        np.uint64(15)
-    keep = span(0, top) & ~span(s, t)
-    if three_barred and most == 3:
-        m = _ge(nat, 3) & keep
+    return _at_most(nat, most) & _spread_run(0, top + 1) * np.uint64(15), \
+        _ge(nat, 1) & span(0, top)
+
+
+@inline_leaf
+def _off_core(kind, caps, cand, rules, s, t):
+    """:func:`_kicker_caps`' caps and ranks for the core on ranks s..t: kickers are of other
+    ranks, and without bomb wings a plane's wing of three is capped at two where barred."""
+    caps &= ~(_spread_run(s, t - s + 1) * np.uint64(15))
+    cand &= ~span(s, t)
+    if kind == PLANE_SOLO and rules[R_BOMB_WINGS] == 0:
+        m = _ge(caps, 3)            # caps hold 3 only where three a rank is the cap
         while m:
             r = lowest_bit(m)
             m &= m - 1
             if _trio_forbidden(r, s, t, rules):
                 caps -= unit(r, 1)
-    return caps, _ge(nat, 1) & keep
+    return caps, cand
 
 
 @inline_leaf
@@ -293,20 +305,19 @@ def _next_swap(swap, have, cand, extra):
 
 
 @leaf
-def _cores(out, n, nat, wild, rules, kind, s, t, m):
+def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
     """Every way of making the core of ``m`` cards on each rank s..t from naturals and wild
     cards, each with every choice of kickers (``KINDS``: so many cards a core rank, from the
-    naturals outside s..t and the wild cards left); each (cards, reading) with at least one
-    wild card and one natural."""
+    naturals outside s..t within :func:`_kicker_caps`' ``caps`` and ``kick_cand``, and the
+    wild cards left); each (cards, reading) with at least one wild card and one natural."""
     k = wild[1] + wild[3]
     have, cand, short = _core_have(nat, s, t, m)
     if short > k:
         return n
     total = KINDS[kind, K_KICKERS] * (t - s + 1)
-    cls = BOMB_CLASS_SOFT if kind == BOMB else BOMB_CLASS_NONE   # a bomb here holds a wild card
-    word = info(kind, t, t - s + 1) | (np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT))
-    caps, kick_cand = (np.uint64(0), 0) if total == 0 else \
-        _kicker_caps(kind, nat, rules, s, t, total)
+    word = info(kind, t, t - s + 1)
+    if total:
+        caps, kick_cand = _off_core(kind, caps, kick_cand, rules, s, t)
     for extra in range(0, k - short + 1):
         swap = first_within(have, cand, extra)       # naturals a wild card stands in for
         while swap != NO_MULTISET:
@@ -335,10 +346,31 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m):
 
 
 @leaf
+def _reach(nat, m, k, lo, hi):
+    """Per chain rank s (nibble s), the most links from s up to ``hi`` whose cores of ``m``
+    cards lack at most ``k`` naturals, and the mask of ranks reaching ``least`` links:
+    a sliding window, each rank entered and left once."""
+    reach = np.uint64(0)
+    e = lo
+    short = 0
+    for s in range(lo, hi + 1):
+        if e < s:
+            e = s
+            short = 0
+        while e <= hi and short + m - min(count(nat, e), m) <= k:
+            short += m - min(count(nat, e), m)
+            e += 1
+        reach += unit(s, e - s)
+        if e > s:
+            short -= m - min(count(nat, s), m)
+    return reach
+
+
+@leaf
 def _same_kind(out, n, nat, wild, rules, last, kind):
     """Every move of ``kind`` with natural and wild cards that may answer ``last``."""
     lead = kind_of(last) == PASS
-    m = rules[R_BOMB_MIN] if kind == BOMB else KINDS[kind, K_CORE]
+    m = KINDS[kind, K_CORE]
     link = m + KINDS[kind, K_KICKERS]
     k = wild[1] + wild[3]
     if KINDS[kind, K_CHAIN_MIN] < 0:
@@ -347,25 +379,53 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
             # the ranks whose naturals leave at most k cards of the core to the wild cards
             ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
             ranks &= ~span(0, low - 1)
+            caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS])
             while ranks:
                 r = lowest_bit(ranks)
                 ranks &= ranks - 1
-                n = _cores(out, n, nat, wild, rules, kind, r, r, m)
+                n = _cores(out, n, nat, wild, rules, kind, r, r, m, caps, cand)
         return n
     lo = rules[R_CHAIN_LOW]
     hi = rules[R_CHAIN_HIGH]
-    held = (_ge(nat, 1), _ge(nat, 2) if m >= 2 else 0, _ge(nat, 3) if m >= 3 else 0)
-    for length in range(rules[KINDS[kind, K_CHAIN_MIN]], hi - lo + 2):
-        if link * length > rules[R_MAX_MOVE]:
-            break
-        if not lead and length != length_of(last):
-            continue
-        for s in range(lo, hi - length + 2):
-            window = span(s, s + length - 1)     # a chain's links are 1..3 cards a rank
-            short = m * length - popcount(held[0] & window) - popcount(held[1] & window) - \
-                popcount(held[2] & window)
-            if short <= k and (lead or s + length - 1 > rank_of(last)):
-                n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m)
+    reach = _reach(nat, m, k, lo, hi)
+    least = rules[KINDS[kind, K_CHAIN_MIN]]
+    starts = 0          # the chain ranks reaching ``length`` links
+    for s in range(lo, hi + 1):
+        if count(reach, s) >= least:
+            starts |= 1 << s
+    length = least
+    while starts and link * length <= rules[R_MAX_MOVE]:
+        if lead or length == length_of(last):
+            caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS] * length)
+            left = starts
+            while left:
+                s = lowest_bit(left)
+                left &= left - 1
+                if count(reach, s) < length:
+                    starts &= ~(1 << s)      # nor any longer chain from s
+                elif lead or s + length - 1 > rank_of(last):
+                    n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m, caps,
+                               cand)
+        length += 1
+    return n
+
+
+@leaf
+def _soft_bombs(out, n, nat, wild, rules, low):
+    """The soft bombs (``R_BOMB_MIN`` cards of a rank, natural and wild) of the ranks from
+    ``low`` up: per rank, the naturals it holds (at most a bomb's) with wild cards for the
+    rest, then each way of a wild card more standing in for a natural."""
+    m = rules[R_BOMB_MIN]
+    k = wild[1] + wild[3]
+    ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
+    ranks &= ~span(0, low - 1)
+    while ranks:
+        r = lowest_bit(ranks)
+        ranks &= ranks - 1
+        have = min(count(nat, r), m)
+        word = info(BOMB, r, 1) | (np.uint64(BOMB_CLASS_SOFT) << np.uint64(INFO_CLASS_SHIFT))
+        for d in range(max(m - have, 1), min(k, m - 1) + 1):
+            n = _put_split(out, n, unit(r, m - d), d, wild, word)
     return n
 
 
@@ -436,7 +496,8 @@ def wild_moves_into(hand, wilds, rules, last, out):
             if (lk == PASS or kind == lk) and rules[R_KINDS] & (1 << kind):
                 n = _same_kind(out, n, nat, wild, rules, word, kind)
     if lc <= BOMB_CLASS_SOFT or (lc == BOMB_CLASS_HARD and rules[R_SOFT_BELOW_HARD] == 0):
-        n = _same_kind(out, n, nat, wild, rules, word, BOMB)   # soft bombs above the rank
+        low = rank_of(word) + 1 if lk == BOMB else 0
+        n = _soft_bombs(out, n, nat, wild, rules, low)
     return n
 
 
