@@ -366,6 +366,32 @@ def _reach(nat, m, k, lo, hi):
     return reach
 
 
+@inline_leaf
+def _core_ranks(nat, m, k, low):
+    """The ranks from ``low`` to 2 whose naturals leave at most ``k`` cards of a core of
+    ``m`` to the wild cards."""
+    ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
+    return ranks & ~span(0, low - 1)
+
+
+@leaf
+def _one_rank(out, n, nat, wild, kind, m, cls, low):
+    """The moves of ``kind`` without kickers on one rank (``m`` cards: a pair, a trio, a bomb
+    of bomb class ``cls``) of the ranks from ``low`` up with natural and wild cards: per rank,
+    the naturals it holds (at most ``m``) with wild cards for the rest, then each way of a
+    wild card more standing in for a natural (as :func:`_cores` makes them)."""
+    k = wild[1] + wild[3]
+    ranks = _core_ranks(nat, m, k, low)
+    tag = np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT)
+    while ranks:
+        r = lowest_bit(ranks)
+        ranks &= ranks - 1
+        word = info(kind, r, 1) | tag
+        for d in range(max(m - min(count(nat, r), m), 1), min(k, m - 1) + 1):
+            n = _put_split(out, n, unit(r, m - d), d, wild, word)
+    return n
+
+
 @leaf
 def _same_kind(out, n, nat, wild, rules, last, kind):
     """Every move of ``kind`` with natural and wild cards that may answer ``last``."""
@@ -375,15 +401,16 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
     k = wild[1] + wild[3]
     if KINDS[kind, K_CHAIN_MIN] < 0:
         low = 0 if lead or kind_of(last) != kind else rank_of(last) + 1
-        if link <= rules[R_MAX_MOVE]:
-            # the ranks whose naturals leave at most k cards of the core to the wild cards
-            ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
-            ranks &= ~span(0, low - 1)
-            caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS])
-            while ranks:
-                r = lowest_bit(ranks)
-                ranks &= ranks - 1
-                n = _cores(out, n, nat, wild, rules, kind, r, r, m, caps, cand)
+        if link > rules[R_MAX_MOVE]:
+            return n
+        if link == m:
+            return _one_rank(out, n, nat, wild, kind, m, BOMB_CLASS_NONE, low)
+        ranks = _core_ranks(nat, m, k, low)
+        caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS])
+        while ranks:
+            r = lowest_bit(ranks)
+            ranks &= ranks - 1
+            n = _cores(out, n, nat, wild, rules, kind, r, r, m, caps, cand)
         return n
     lo = rules[R_CHAIN_LOW]
     hi = rules[R_CHAIN_HIGH]
@@ -407,25 +434,6 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
                     n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m, caps,
                                cand)
         length += 1
-    return n
-
-
-@leaf
-def _soft_bombs(out, n, nat, wild, rules, low):
-    """The soft bombs (``R_BOMB_MIN`` cards of a rank, natural and wild) of the ranks from
-    ``low`` up: per rank, the naturals it holds (at most a bomb's) with wild cards for the
-    rest, then each way of a wild card more standing in for a natural."""
-    m = rules[R_BOMB_MIN]
-    k = wild[1] + wild[3]
-    ranks = span(0, RANK_2) if m <= k else _ge(nat, m - k) & span(0, RANK_2)
-    ranks &= ~span(0, low - 1)
-    while ranks:
-        r = lowest_bit(ranks)
-        ranks &= ranks - 1
-        have = min(count(nat, r), m)
-        word = info(BOMB, r, 1) | (np.uint64(BOMB_CLASS_SOFT) << np.uint64(INFO_CLASS_SHIFT))
-        for d in range(max(m - have, 1), min(k, m - 1) + 1):
-            n = _put_split(out, n, unit(r, m - d), d, wild, word)
     return n
 
 
@@ -497,7 +505,7 @@ def wild_moves_into(hand, wilds, rules, last, out):
                 n = _same_kind(out, n, nat, wild, rules, word, kind)
     if lc <= BOMB_CLASS_SOFT or (lc == BOMB_CLASS_HARD and rules[R_SOFT_BELOW_HARD] == 0):
         low = rank_of(word) + 1 if lk == BOMB else 0
-        n = _soft_bombs(out, n, nat, wild, rules, low)
+        n = _one_rank(out, n, nat, wild, BOMB, rules[R_BOMB_MIN], BOMB_CLASS_SOFT, low)
     return n
 
 
