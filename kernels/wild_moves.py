@@ -304,10 +304,24 @@ def _next_swap(swap, have, cand, extra):
     return next_within(swap, have, cand)
 
 
+@inline_leaf
+def _chain_cores(out, n, nat, wild, s, t, m, word):
+    """:func:`_cores` of a chain without kickers: each way of making it, once."""
+    k = wild[1] + wild[3]
+    have, cand, short = _core_have(nat, s, t, m)
+    for extra in range(0, k - short + 1):
+        swap = first_within(have, cand, extra)       # naturals a wild card stands in for
+        while swap != NO_MULTISET:
+            if short + extra > 0 and have != swap:
+                n = _put_split(out, n, have - swap, short + extra, wild, word)
+            swap = _next_swap(swap, have, cand, extra)
+    return n
+
+
 @leaf
 def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
     """Every way of making the core of ``m`` cards on each rank s..t from naturals and wild
-    cards, each with every choice of kickers (``KINDS``: so many cards a core rank, from the
+    cards (of a kind with kickers), each with every choice of kickers (``KINDS``: so many cards a core rank, from the
     naturals outside s..t within :func:`_kicker_caps`' ``caps`` and ``kick_cand``, and the
     wild cards left); each (cards, reading) with at least one wild card and one natural."""
     k = wild[1] + wild[3]
@@ -329,10 +343,7 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
                 for w_k in range(0, min(k - d, total) + 1):
                     if d + w_k == 0:
                         continue
-                    if total == 0:                  # no kickers: chains, trios, bombs
-                        if core != 0:
-                            n = _put_split(out, n, core, d, wild, word)
-                    elif total - w_k <= 2:
+                    if total - w_k <= 2:
                         n = _few_solos(out, n, core, total - w_k, caps, kick_cand, d + w_k,
                                        wild, word, rules[R_ROCKET_KICKERS] == 0)
                     else:
@@ -430,7 +441,12 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
                 left &= left - 1
                 if count(reach, s) < length:
                     starts &= ~(1 << s)      # nor any longer chain from s
-                elif lead or s + length - 1 > rank_of(last):
+                elif not lead and s + length - 1 <= rank_of(last):
+                    continue
+                elif link == m:
+                    n = _chain_cores(out, n, nat, wild, s, s + length - 1, m,
+                                     info(kind, s + length - 1, length))
+                else:
                     n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m, caps,
                                cand)
         length += 1
