@@ -458,6 +458,13 @@ _MIXED_KINDS = (PAIR, TRIO, TRIO_SOLO, TRIO_PAIR, SOLO_CHAIN, PAIR_CHAIN, TRIO_C
                 PLANE_SOLO, PLANE_PAIR, FOUR_TWO_SOLO, FOUR_TWO_PAIR)
 
 
+@inline_leaf
+def _bombs_in(h, rules):
+    """Whether the classic moves of ``h`` may hold a bomb or the rocket (else none to tag)."""
+    return _ge(h, rules[R_BOMB_MIN]) != 0 or \
+        (count(h, SMALL_JOKER) != 0 and count(h, BIG_JOKER) != 0)
+
+
 @leaf
 def _tag(out, start, stop, bomb_class):
     """Add the bomb class to the records ``start .. stop`` a classic generator wrote (its
@@ -497,14 +504,16 @@ def wild_moves_into(hand, wilds, rules, last, out):
                 put_record(out, n, unit(SMALL_JOKER, 1) + unit(BIG_JOKER, 1),
                            info(ROCKET, BIG_JOKER, 1))
             n += 1
-    _tag(out, 0, n, BOMB_CLASS_HARD)
+    if _bombs_in(nat, rules):
+        _tag(out, 0, n, BOMB_CLASS_HARD)
     if wild_cards == 0:
         return n
     # wild cards only: each stands for its own rank, four of them the wild bomb
     if lc == BOMB_CLASS_NONE:
         start = n
         n += responses(wild_cards, last, rules, out[min(n, room(out)):])
-        _tag(out, start, n, BOMB_CLASS_WILD)
+        if _bombs_in(wild_cards, rules):
+            _tag(out, start, n, BOMB_CLASS_WILD)
     else:
         for r in (lo, hi):
             if r >= 0 and count(wild_cards, r) == 4 and \
