@@ -356,25 +356,17 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
     return n
 
 
-@leaf
-def _reach(nat, m, k, lo, hi):
-    """Per chain rank s (nibble s), the most links from s up to ``hi`` whose cores of ``m``
-    cards lack at most ``k`` naturals, and the mask of ranks reaching ``least`` links:
-    a sliding window, each rank entered and left once."""
-    reach = np.uint64(0)
-    e = lo
-    short = 0
-    for s in range(lo, hi + 1):
-        if e < s:
-            e = s
-            short = 0
-        while e <= hi and short + m - min(count(nat, e), m) <= k:
-            short += m - min(count(nat, e), m)
-            e += 1
-        reach += unit(s, e - s)
-        if e > s:
-            short -= m - min(count(nat, s), m)
-    return reach
+@inline_leaf
+def _over(sums, k):
+    """One card of each rank whose nibble of ``sums`` (each at most ``k`` + 3) exceeds
+    ``k``."""
+    if k < 8:
+        return np.uint64(ge_tops(sums, k + 1)) >> np.uint64(3)
+    over = np.uint64(0)
+    for r in range(BIG_JOKER + 1):
+        if count(sums, r) > k:
+            over += unit(r, 1)
+    return over
 
 
 @inline_leaf
@@ -425,31 +417,32 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
         return n
     lo = rules[R_CHAIN_LOW]
     hi = rules[R_CHAIN_HIGH]
-    reach = _reach(nat, m, k, lo, hi)
-    least = rules[KINDS[kind, K_CHAIN_MIN]]
-    starts = 0          # the chain ranks reaching ``length`` links
-    for s in range(lo, hi + 1):
-        if count(reach, s) >= least:
-            starts |= 1 << s
-    length = least
-    while starts and link * length <= rules[R_MAX_MOVE]:
-        if lead or length == length_of(last):
-            caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS] * length)
-            left = starts
-            while left:
-                s = lowest_bit(left)
-                left &= left - 1
-                if count(reach, s) < length:
-                    starts &= ~(1 << s)      # nor any longer chain from s
-                elif not lead and s + length - 1 <= rank_of(last):
-                    continue
-                elif link == m:
-                    n = _chain_cores(out, n, nat, wild, s, s + length - 1, m,
-                                     info(kind, s + length - 1, length))
-                else:
-                    n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m, caps,
-                               cand)
-        length += 1
+    chain = _spread_run(lo, hi - lo + 1)
+    lack = chain * np.uint64(m) - (_at_most(nat, m) & chain * np.uint64(15))
+    # per start s (nibble s) of a chain still within reach, the cards its links lack
+    sums = np.uint64(0)
+    live = chain                          # one card of each such start
+    for length in range(1, hi - lo + 2):
+        if link * length > rules[R_MAX_MOVE]:
+            break
+        live &= _spread_run(lo, hi - lo + 2 - length)
+        sums = (sums + (lack >> np.uint64(4 * (length - 1)))) & live * np.uint64(15)
+        live &= ~_over(sums, k)          # nor any longer chain from there
+        sums &= live * np.uint64(15)
+        if live == 0:
+            break
+        if length < rules[KINDS[kind, K_CHAIN_MIN]] or not (lead or length == length_of(last)):
+            continue
+        caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS] * length)
+        starts = _ge(live, 1) if lead else _ge(live, 1) & ~span(0, rank_of(last) - length + 1)
+        while starts:
+            s = lowest_bit(starts)
+            starts &= starts - 1
+            if link == m:
+                n = _chain_cores(out, n, nat, wild, s, s + length - 1, m,
+                                 info(kind, s + length - 1, length))
+            else:
+                n = _cores(out, n, nat, wild, rules, kind, s, s + length - 1, m, caps, cand)
     return n
 
 
