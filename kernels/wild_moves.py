@@ -193,11 +193,8 @@ def _pair_kickers(out, n, core, d, caps, cand, units, wild, k, word):
     """``core`` (``d`` wild cards complete it) with ``units`` kicker pairs of distinct ranks
     (``caps``: 2 where the naturals outside the core hold a pair, 1 a single): each pair two
     naturals, a natural and a wild card, or two wild cards (standing for a rank no other
-    pair holds: there are more free ranks than pairs); ``k`` wild cards in all."""
-    if units == 1:
-        return _one_pair(out, n, core, d, caps, cand, k - d, wild, word)
-    if units == 2:
-        return _two_pairs(out, n, core, d, caps, cand, k - d, wild, word)
+    pair holds: there are more free ranks than pairs); ``k`` wild cards in all. One or two
+    pairs are :func:`_one_pair` and :func:`_two_pairs`, the same moves in the same order."""
     ones = (caps | (caps >> np.uint64(1))) & _NIBBLE_ONES
     twos = (caps >> np.uint64(1)) & _NIBBLE_ONES
     # the ranks holding a natural, and how many hold two: the rest of 2 x units are wild
@@ -338,7 +335,13 @@ def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
             core = have - swap
             d = short + extra
             if (1 << kind) & _PAIR_KICKERS:
-                n = _pair_kickers(out, n, core, d, caps, kick_cand, total // 2, wild, k, word)
+                if total == 2:
+                    n = _one_pair(out, n, core, d, caps, kick_cand, k - d, wild, word)
+                elif total == 4:
+                    n = _two_pairs(out, n, core, d, caps, kick_cand, k - d, wild, word)
+                else:
+                    n = _pair_kickers(out, n, core, d, caps, kick_cand, total // 2, wild, k,
+                                      word)
             else:
                 for w_k in range(0, min(k - d, total) + 1):
                     if d + w_k == 0:
