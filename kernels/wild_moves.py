@@ -424,6 +424,7 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
     lack = chain * np.uint64(m) - (_at_most(nat, m) & chain * np.uint64(15))
     # per start s (nibble s) of a chain still within reach, the cards its links lack
     sums = np.uint64(0)
+    caps, cand = np.uint64(0), 0
     live = chain                          # one card of each such start
     for length in range(1, hi - lo + 2):
         if link * length > rules[R_MAX_MOVE]:
@@ -436,7 +437,8 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
             break
         if length < rules[KINDS[kind, K_CHAIN_MIN]] or not (lead or length == length_of(last)):
             continue
-        caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS] * length)
+        if link > m:
+            caps, cand = _kicker_caps(kind, nat, rules, KINDS[kind, K_KICKERS] * length)
         starts = _ge(live, 1) if lead else _ge(live, 1) & ~span(0, rank_of(last) - length + 1)
         while starts:
             s = lowest_bit(starts)
