@@ -9,7 +9,7 @@ A move is split three ways, each part generated once:
 * natural and wild cards: per reading (kind, rank, length), the core's ranks each take the
   naturals chosen for them and wild cards for the rest; kickers are the other naturals
   chosen plus the other wild cards, each standing for any rank the kind's kicker rules allow;
-  a bomb of them is soft (:func:`_soft_bombs`).
+  a bomb of them is soft (:func:`_one_rank`).
 
 Given the reading, the cards fix the naturals of every core rank (kickers are never of a
 core rank) and the naturals and wild cards left over as kickers, so each (cards, reading)
@@ -318,9 +318,10 @@ def _chain_cores(out, n, nat, wild, s, t, m, word):
 @leaf
 def _cores(out, n, nat, wild, rules, kind, s, t, m, caps, kick_cand):
     """Every way of making the core of ``m`` cards on each rank s..t from naturals and wild
-    cards (of a kind with kickers), each with every choice of kickers (``KINDS``: so many cards a core rank, from the
-    naturals outside s..t within :func:`_kicker_caps`' ``caps`` and ``kick_cand``, and the
-    wild cards left); each (cards, reading) with at least one wild card and one natural."""
+    cards, for a kind with kickers, each with every choice of kickers (``KINDS``: so many
+    cards a core rank, from the naturals outside s..t within :func:`_kicker_caps`' ``caps``
+    and ``kick_cand``, and the wild cards left); each (cards, reading) with at least one wild
+    card and one natural."""
     k = wild[1] + wild[3]
     have, cand, short = _core_have(nat, s, t, m)
     if short > k:
@@ -385,7 +386,7 @@ def _one_rank(out, n, nat, wild, kind, m, cls, low):
     """The moves of ``kind`` without kickers on one rank (``m`` cards: a pair, a trio, a bomb
     of bomb class ``cls``) of the ranks from ``low`` up with natural and wild cards: per rank,
     the naturals it holds (at most ``m``) with wild cards for the rest, then each way of a
-    wild card more standing in for a natural (as :func:`_cores` makes them)."""
+    wild card more standing in for a natural."""
     k = wild[1] + wild[3]
     ranks = _core_ranks(nat, m, k, low)
     tag = np.uint64(cls) << np.uint64(INFO_CLASS_SHIFT)
