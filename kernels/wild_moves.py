@@ -29,9 +29,10 @@ from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
     BIG_JOKER, BOMB, BOMB_CLASS_HARD, BOMB_CLASS_NONE, BOMB_CLASS_ROCKET, BOMB_CLASS_SOFT,
     BOMB_CLASS_WILD, FOUR_TWO_PAIR, FOUR_TWO_SOLO, INFO_CLASS_SHIFT, K_CHAIN_MIN, K_CORE,
-    K_KICKERS, KINDS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR, PLANE_SOLO, R_BOMB_MIN, R_BOMB_WINGS,
-    R_CHAIN_HIGH, R_CHAIN_LOW, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS, R_SOFT_BELOW_HARD,
-    RANK_2, REC_INFO, ROCKET, SMALL_JOKER, SOLO_CHAIN, TRIO, TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
+    K_KICKERS, KINDS, PAIR, PAIR_CHAIN, PASS, PLANE_PAIR, PLANE_SOLO, R_BOMB_MAX, R_BOMB_MIN,
+    R_BOMB_WINGS, R_CHAIN_HIGH, R_CHAIN_LOW, R_KINDS, R_MAX_MOVE, R_ROCKET_KICKERS,
+    R_SOFT_BELOW_HARD, RANK_2, REC_INFO, ROCKET, SMALL_JOKER, SOLO, SOLO_CHAIN, TRIO,
+    TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.moves import kind_of, leading_moves, length_of, rank_of, responses
 from fastdou.kernels.packing import count, unit
@@ -457,6 +458,26 @@ _MIXED_KINDS = (PAIR, TRIO, TRIO_SOLO, TRIO_PAIR, SOLO_CHAIN, PAIR_CHAIN, TRIO_C
                 PLANE_SOLO, PLANE_PAIR, FOUR_TWO_SOLO, FOUR_TWO_PAIR)
 
 
+@leaf
+def _one_rank_alone(out, n, r, c, last, rules):
+    """The classic moves of ``c`` cards of rank ``r`` alone that answer the info word
+    ``last`` (not a bomb), in the classic generator's order: a solo, a pair, a trio, then
+    the bombs."""
+    lk = kind_of(last)
+    for kind, size in ((SOLO, 1), (PAIR, 2), (TRIO, 3)):
+        if size <= c and rules[R_KINDS] & (1 << kind) and \
+                (lk == PASS or (kind == lk and r > rank_of(last))):
+            if n < room(out):
+                put_record(out, n, unit(r, size), info(kind, r, 1))
+            n += 1
+    if rules[R_BOMB_MIN] > 0:
+        for size in range(rules[R_BOMB_MIN], min(c, rules[R_BOMB_MAX]) + 1):
+            if n < room(out):
+                put_record(out, n, unit(r, size), info(BOMB, r, 1))
+            n += 1
+    return n
+
+
 @inline_leaf
 def _bombs_in(h, rules):
     """Whether the classic moves of ``h`` may hold a bomb or the rocket (else none to tag)."""
@@ -510,7 +531,10 @@ def wild_moves_into(hand, wilds, rules, last, out):
     # wild cards only: each stands for its own rank, four of them the wild bomb
     if lc == BOMB_CLASS_NONE:
         start = n
-        n += responses(wild_cards, last, rules, out[min(n, room(out)):])
+        if k_hi == 0:
+            n = _one_rank_alone(out, n, lo, k_lo, word, rules)
+        else:
+            n += responses(wild_cards, last, rules, out[min(n, room(out)):])
         if _bombs_in(wild_cards, rules):
             _tag(out, start, n, BOMB_CLASS_WILD)
     else:
