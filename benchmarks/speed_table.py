@@ -98,13 +98,13 @@ OTHER = (
      "classic's rates (targets: a quarter for leads, a half for responses, a third for "
      "self-play) are printed, met or not",
      [("leads of 10,000 17-card hands, one random wild rank each, against classic's leads of "
-       "the same hands", "0.34 M hands/s, 159.7 M moves/s, 474 moves a hand; 0.0492x "
+       "the same hands", "0.34 M hands/s, 159.8 M moves/s, 474 moves a hand; 0.0516x "
        "classic's hands/s", EPYC),
       ("responses of 10,000 farmer hands to realistic leads, the same",
-       "3.65 M positions/s, 62.7 M moves/s, 17.1 moves a position; 0.2138x classic's", EPYC),
-      ("leads of 12 20-card hands against the naive reference", "275,506x", EPYC),
+       "4.11 M positions/s, 70.5 M moves/s, 17.1 moves a position; 0.2398x classic's", EPYC),
+      ("leads of 12 20-card hands against the naive reference", "269,916x", EPYC),
       ("laizi random self-play in `simulate`, 1 thread, 20,000 deals, against classic's",
-       "80,855 against 259,065 games/s, 0.3121x (target 1/3: not met; the leads of the "
+       "81,931 against 259,963 games/s, 0.3152x (target 1/3: not met; the leads of the "
        "17-card hands above number 474 a hand with a wild rank, 44 without)", EPYC)]),
     ("Start-up and compilation", _bench("test_bench_startup.py"),
      "a cold first `simulate` compiles at most 97 functions nested at most 8 deep in one "
