@@ -22,8 +22,8 @@ import numpy as np
 
 from fastdou.kernels.bits import lowest_bit, span
 from fastdou.kernels.generate import (
-    _NIBBLE_ONES, NO_MULTISET, _ge, _spread_run, _trio_forbidden, first_within, ge_tops, info,
-    next_within,
+    _NIBBLE_ONES, NO_MULTISET, _ge, _put, _spread_run, _trio_forbidden, first_within, ge_tops,
+    info, next_within,
 )
 from fastdou.kernels.jit import inline_leaf, kernel, leaf
 from fastdou.kernels.layout import (
@@ -424,9 +424,9 @@ def _same_kind(out, n, nat, wild, rules, last, kind):
     hi = rules[R_CHAIN_HIGH]
     chain = _spread_run(lo, hi - lo + 1)
     lack = chain * np.uint64(m) - (_at_most(nat, m) & chain * np.uint64(15))
+    caps, cand = np.uint64(0), 0
     # per start s (nibble s) of a chain still within reach, the cards its links lack
     sums = np.uint64(0)
-    caps, cand = np.uint64(0), 0
     live = chain                          # one card of each such start
     for length in range(1, hi - lo + 2):
         if link * length > rules[R_MAX_MOVE]:
@@ -467,14 +467,10 @@ def _one_rank_alone(out, n, r, c, last, rules):
     for kind, size in ((SOLO, 1), (PAIR, 2), (TRIO, 3)):
         if size <= c and rules[R_KINDS] & (1 << kind) and \
                 (lk == PASS or (kind == lk and r > rank_of(last))):
-            if n < room(out):
-                put_record(out, n, unit(r, size), info(kind, r, 1))
-            n += 1
+            n = _put(out, n, unit(r, size), kind, r, 1)
     if rules[R_BOMB_MIN] > 0:
         for size in range(rules[R_BOMB_MIN], min(c, rules[R_BOMB_MAX]) + 1):
-            if n < room(out):
-                put_record(out, n, unit(r, size), info(BOMB, r, 1))
-            n += 1
+            n = _put(out, n, unit(r, size), BOMB, r, 1)
     return n
 
 
