@@ -61,18 +61,20 @@ OTHER = (
        "classic 3.32-3.77x (41.0-68.3 M positions/s), four_player 3.58-4.41x, emperor "
        "3.92-4.31x; quick: classic 3.09-3.66x, four_player 3.65-3.82x, emperor 3.94-4.07x",
        EPYC),
-      ("`generate_batch` per thread against the kernel in an `@njit` loop over the same hands",
-       "into a reused buffer (`out=`) 0.97x on 200,000 hands (5.27 M hands/s), 0.90-0.92x on "
-       "20,000; into a fresh output 0.35x on 200,000 (256 MB of fresh pages a call), "
-       "0.67-0.76x on 20,000", XEON),
+      ("`generate_batch` per thread against the kernel in an `@njit` loop over the same hands "
+       "(`-k batch`, three runs and three `--quick` runs)",
+       "into a reused buffer (`out=`) 0.94-0.97x on 200,000 hands (3.53-3.81 M hands/s), "
+       "0.87-0.94x on 20,000; into a fresh output 0.57-0.59x on 200,000 (256 MB of fresh huge "
+       "pages a call), 0.73-0.78x on 20,000", EPYC),
       ("`generate_batch` on 2 threads into a reused buffer, against the same work split at a "
        "known offset (`-k two_threads`, five `--quick` runs, best of 30 rounds)",
        "0.81-0.94 of the split (the split itself 1.35-2.11x); the design's bound is "
        "(2 - c/(1 + c))/2 = 0.92 of the split for counting at c = 0.18-0.2 of generating",
        EPYC),
-      ("`generate_batch` on 2 threads over 1 thread, 200,000 hands (five runs)",
-       "into a reused buffer 1.74-1.83x (9.0-9.7 M hands/s); into a fresh output 1.89-1.96x",
-       XEON)]),
+      ("`generate_batch` on 2 threads over 1 thread, 200,000 hands (`-k two_threads`, three "
+       "runs, best of 30 rounds)",
+       "into a reused buffer 1.51-1.78x (5.47-6.98 M hands/s); into a fresh output "
+       "1.70-1.88x; the same work split at a known offset 1.86-1.94x", EPYC)]),
     ("Games and simulation", _bench("test_bench_games.py"),
      "each preset's corpus has a golden number of plays; the compiled game loop stays over 20x "
      "the plain-Python reference loop; the loop allocates nothing per action or per deal "

@@ -7,13 +7,12 @@ import numpy as np
 import pytest
 
 import fastdou
-from benchmarks.loops import best_time, report
-from tests.shared.corpus import lead_hands, response_positions
+from benchmarks.loops import (
+    best_time, copy_all, count_lead_all, lead_all, on_threads, report, respond_all,
+)
 from fastdou import kernels as K
 from fastdou.rules import rules_array
-from benchmarks.loops import (
-    best_times, copy_all, count_lead_all, lead_all, on_threads, respond_all, stream_halves,
-)
+from tests.shared.corpus import lead_hands, response_positions
 
 RULES = rules_array(fastdou.rules("classic"))
 OUT = K.new_moves(1 << 16)
@@ -92,29 +91,17 @@ def test_generation_over_copy_ratio(leads):
 
 
 def test_batch_two_threads(benchmark, quick):
-    """``kernels.generate_batch`` (a fresh output) on 2 threads against 1 (the target is
-    1.7x: printed, met or not), timed in turn with the same moves streamed on 1 and 2
-    threads split where the offset is known (``loops.stream_halves``: what the machine's
-    two threads give this work now; a shared host's two vCPUs gave 1.1x to 2.0x within an
-    hour). Gate: 0.7 of that split's ratio (the fresh output also counts first and pays for
-    fresh pages on both). The corpus stays large in quick mode, so that thread start-up does
-    not dominate."""
+    """``kernels.generate_batch`` (a fresh output) on 2 threads: the headline rate, and the same
+    records as on one thread. Its ratio to one thread is gated, against what the machine's two
+    threads give, in ``test_bench_generation.test_batch_two_threads_against_one``. The corpus
+    stays large in quick mode, so that thread start-up does not dominate."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one thread only")
     leads = lead_hands(200_000, 20)
     lasts = np.zeros((len(leads), 2), np.uint64)
-    moves, offsets = K.generate_batch(leads, lasts, RULES)
-    known, buf, mid = offsets.copy(), np.empty_like(moves), len(leads) // 2
+    moves, offsets = on_threads(1, K.generate_batch, leads, lasts, RULES)()
     two = on_threads(2, K.generate_batch, leads, lasts, RULES)
     benchmark.pedantic(two, rounds=5, warmup_rounds=1)
     report(benchmark, len(leads), len(moves))
-    t = best_times({"one": on_threads(1, K.generate_batch, leads, lasts, RULES), "two": two,
-                    "split1": on_threads(1, stream_halves, leads, lasts, RULES, buf, known, mid),
-                    "split2": on_threads(2, stream_halves, leads, lasts, RULES, buf, known, mid)})
-    assert (buf == moves).all() and (known == offsets).all()
-    speedup, machine = t["one"] / t["two"], t["split1"] / t["split2"]
-    benchmark.extra_info["speedup_2_threads"] = speedup
-    met = "met" if speedup >= 1.7 else "not met"
-    print(f"2 threads / 1 thread: {speedup:.2f}x (target 1.7x {met}); the same moves split "
-          f"at a known offset {machine:.2f}x")
-    assert speedup > 0.7 * machine
+    got, got_offsets = two()
+    assert (got == moves).all() and (got_offsets == offsets).all()

@@ -14,6 +14,7 @@ on that hand alone, so results never depend on threads.
 import numpy as np
 from numba import prange
 
+from fastdou.kernels.huge_pages import advise_huge_pages
 from fastdou.kernels.jit import kernel, leaf, nrt_kernel, parallel_kernel
 from fastdou.kernels.layout import REC_WIDTH
 from fastdou.kernels.moves import count_responses, responses
@@ -161,5 +162,6 @@ def generate_batch(hands, lasts, rules):
     """
     offsets = np.empty(hands.shape[0] + 1, np.int64)
     moves = np.empty((batch_offsets(hands, lasts, rules, offsets), REC_WIDTH), np.uint64)
+    advise_huge_pages(moves)
     _fill(hands, lasts, rules, offsets, moves)
     return moves, offsets

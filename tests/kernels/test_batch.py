@@ -3,6 +3,7 @@ by hand and in order, the records the per-hand generator gives, on every preset 
 profile, on the benchmark corpora and on random hands; the caller's reusable buffer gives
 the same; threads never change a result."""
 
+import sys
 
 import numba
 import numpy as np
@@ -13,8 +14,8 @@ import fastdou
 from tests.shared.rulesets import every_rules, random_hand, rules_id
 from fastdou import kernels as K
 from fastdou.errors import ArgumentError
-from fastdou.generation import fresh_batch
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
+from fastdou.kernels.huge_pages import advise_huge_pages
 from fastdou.rules import rules_array
 from tests.shared.counting_cases import concentrated, lasts_for, packed
 
@@ -48,10 +49,9 @@ def batch_for(rules, rng, n=120):
 
 def check_equal(hands, lasts, rules):
     want_moves, want_offsets = _per_hand(hands, lasts, rules_array(rules), K.new_moves(1 << 16))
-    for moves, offsets in (K.generate_batch(hands, lasts, rules_array(rules)),   # the kernel
-                           fresh_batch(hands, lasts, rules_array(rules))):      # the API's
-        np.testing.assert_array_equal(offsets, want_offsets)
-        np.testing.assert_array_equal(moves, want_moves)       # same records, same order
+    moves, offsets = K.generate_batch(hands, lasts, rules_array(rules))
+    np.testing.assert_array_equal(offsets, want_offsets)
+    np.testing.assert_array_equal(moves, want_moves)           # same records, same order
     np.testing.assert_array_equal(K.count_batch(hands, lasts, rules_array(rules)),
                                   np.diff(want_offsets))
     return want_moves, want_offsets
@@ -125,3 +125,31 @@ def test_python_api_with_out():
                 np.zeros((2, 10), np.uint64).T, [[0, 0]]):
         with pytest.raises(ArgumentError, match="out must be"):
             fastdou.generate_batch(counts, rules=rules, out=bad)
+
+
+def _vm_flags(address):
+    """The VmFlags of this process's mapping holding ``address`` (Linux's smaps)."""
+    with open("/proc/self/smaps") as f:
+        inside = False
+        for line in f:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                inside = lo <= address < hi
+            elif inside and head == "VmFlags:":
+                return line.split()[1:]
+    raise AssertionError("no mapping holds the array")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="madvise is Linux's")
+def test_fresh_batch_asks_for_huge_pages():
+    """A large batch output the kernel allocates carries the huge-page advice numpy gives its
+    own large arrays ("hg"); a small one is left alone."""
+    rules = rules_array(fastdou.rules("classic"))
+    hands = packed([[4] * 13 + [1, 1]] * 3_000)     # 3,000 hands of 1,000s of moves: > 4 MB
+    lasts = np.zeros((len(hands), 2), np.uint64)
+    moves, _ = K.generate_batch(hands, lasts, rules)
+    assert moves.nbytes >= 1 << 22 and "hg" in _vm_flags(moves.ctypes.data + moves.nbytes // 2)
+    small = np.empty((1000, 2), np.uint64)
+    advise_huge_pages(small)
+    assert "hg" not in _vm_flags(small.ctypes.data)
