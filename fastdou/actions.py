@@ -272,6 +272,12 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
+# The play ids one fixed table would need under two wild ranks: a block per classic play and
+# pair of stand-in multisets, one for each wild rank's cards (tests/engine/test_wild_ids_game.py
+# counts it).
+TWO_WILD_PLAY_IDS = 1_901_651_328
+
+
 @functools.lru_cache(maxsize=64)
 def _table(rules):
     if rules.wilds == 1:        # the plays of the same rules without wild cards, by stand-ins
@@ -279,7 +285,9 @@ def _table(rules):
         return WildActionTable(rules, _table(rules.replace(wilds=0)))
     if rules.wilds:
         raise RulesError(f"action ids take one wild rank; rules {rules.name!r} have "
-                         f"wilds={rules.wilds} (天地癞子): not yet")
+                         f"wilds={rules.wilds} (天地癞子), whose fixed table would hold "
+                         f"{TWO_WILD_PLAY_IDS:,} play ids (docs/rules.md §10.1): play them "
+                         f"by move (legal_moves, Game.push)")
     return ActionTable(rules)
 
 

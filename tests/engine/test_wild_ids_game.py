@@ -3,12 +3,15 @@ its legal ids are its legal actions under the drawn wild rank, in the same order
 id and by move reach the same states; ids that are no action now are refused and change
 nothing; records of games played by id replay."""
 
+import functools
+import itertools
 import random
 
 import numpy as np
 import pytest
 
 import fastdou
+from fastdou.actions import TWO_WILD_PLAY_IDS
 from fastdou.errors import IllegalMoveError, RulesError
 from fastdou.kernels.action_ids import SEL_PASS
 
@@ -32,8 +35,36 @@ def test_the_table():
     assert TABLE.action(TABLE.pass_id) == fastdou.Move.PASS
     assert [TABLE.action(TABLE.id(n)) for n in TABLE.selection_names] == \
         list(TABLE.selection_names)
-    with pytest.raises(RulesError, match="one wild rank"):
+    with pytest.raises(RulesError, match="one wild rank.* 1,901,651,328 play ids"):
         fastdou.action_table(fastdou.rules("laizi", wilds=2))
+
+
+@functools.lru_cache(maxsize=None)
+def _stand_ins(counts, wilds):
+    """How many ``wilds``-tuples of multisets (one a wild rank's cards: at most 4 ranks
+    each) fit together within a play whose ranks 3..2 hold ``counts`` (sorted), by brute
+    force over each rank's split."""
+    ways = {(0,) * wilds: 1}
+    for c in counts:
+        splits = [s for s in itertools.product(range(c + 1), repeat=wilds) if sum(s) <= c]
+        grown = {}
+        for sizes, w in ways.items():
+            for s in splits:
+                new = tuple(a + b for a, b in zip(sizes, s))
+                if max(new) <= 4:
+                    grown[new] = grown.get(new, 0) + w
+        ways = grown
+    return sum(ways.values())
+
+
+def test_the_two_wild_table_size():
+    """The play ids a fixed table would need: one per classic play and stand-in multisets of
+    each wild rank's cards; the same count under one wild rank is the table's."""
+    classic = TABLE.classic
+    counts = [tuple(sorted(int(c) for c in fastdou.Move.from_record(r).cards[:13] if c))
+              for r in classic.id_records[:classic.n_plays]]
+    assert sum(_stand_ins(c, 1) for c in counts) == TABLE.n_plays
+    assert sum(_stand_ins(c, 2) for c in counts) == TWO_WILD_PLAY_IDS
 
 
 @pytest.mark.parametrize("seed", range(4))
