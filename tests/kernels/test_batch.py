@@ -15,7 +15,6 @@ from tests.shared.rulesets import every_rules, random_hand, rules_id
 from fastdou import kernels as K
 from fastdou.errors import ArgumentError
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
-from fastdou.kernels.huge_pages import advise_huge_pages
 from fastdou.rules import rules_array
 from tests.shared.counting_cases import concentrated, lasts_for, packed
 
@@ -141,15 +140,19 @@ def _vm_flags(address):
     raise AssertionError("no mapping holds the array")
 
 
+@njit
+def _numba_empty(rows):
+    return np.empty((rows, 2), np.uint64)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="madvise is Linux's")
 def test_fresh_batch_asks_for_huge_pages():
     """A large batch output the kernel allocates carries the huge-page advice numpy gives its
-    own large arrays ("hg"); a small one is left alone."""
+    own large arrays ("hg"), which an array Numba allocates has not. Both are over 32 MB, so
+    that malloc maps each afresh (below that it may reuse memory numpy already advised)."""
     rules = rules_array(fastdou.rules("classic"))
-    hands = packed([[4] * 13 + [1, 1]] * 3_000)     # 3,000 hands of 1,000s of moves: > 4 MB
-    lasts = np.zeros((len(hands), 2), np.uint64)
-    moves, _ = K.generate_batch(hands, lasts, rules)
-    assert moves.nbytes >= 1 << 22 and "hg" in _vm_flags(moves.ctypes.data + moves.nbytes // 2)
-    small = np.empty((1000, 2), np.uint64)
-    advise_huge_pages(small)
-    assert "hg" not in _vm_flags(small.ctypes.data)
+    hands = packed([[4] * 13 + [1, 1]] * 100)       # the whole deck: 27,471 moves a hand
+    moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64), rules)
+    plain = _numba_empty(len(moves))
+    assert moves.nbytes > 32 << 20 and "hg" not in _vm_flags(plain.ctypes.data)
+    assert "hg" in _vm_flags(moves.ctypes.data + moves.nbytes // 2)
