@@ -9,6 +9,7 @@ kernel allocated; elsewhere it does nothing.
 
 import sys
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -45,6 +46,6 @@ def advise_huge_pages(array):
     """Ask for huge pages under a C-contiguous ``array`` of 4 MB or more that nothing has
     written yet (the whole 4 KB pages it spans)."""
     if array.nbytes >= _LARGE:
-        start = array.ctypes.data
-        skip = (_PAGE - start % _PAGE) % _PAGE
-        _madvise(start + skip, array.nbytes - skip)
+        start, page = np.uint64(array.ctypes.data), np.uint64(_PAGE)
+        skip = (page - start % page) % page       # unsigned throughout: no float promotion
+        _madvise(start + skip, np.uint64(array.nbytes) - skip)
