@@ -3,6 +3,7 @@ by hand and in order, the records the per-hand generator gives, on every preset 
 profile, on the benchmark corpora and on random hands; the caller's reusable buffer gives
 the same; threads never change a result."""
 
+import mmap
 import sys
 
 import numba
@@ -15,6 +16,7 @@ from tests.shared.rulesets import every_rules, random_hand, rules_id
 from fastdou import kernels as K
 from fastdou.errors import ArgumentError
 from fastdou.kernels.batch import batch_offsets, fill_batch, generate_batch_into
+from fastdou.kernels.huge_pages import advise_huge_pages
 from fastdou.rules import rules_array
 from tests.shared.counting_cases import concentrated, lasts_for, packed
 
@@ -140,19 +142,16 @@ def _vm_flags(address):
     raise AssertionError("no mapping holds the array")
 
 
-@njit
-def _numba_empty(rows):
-    return np.empty((rows, 2), np.uint64)
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="madvise is Linux's")
-def test_fresh_batch_asks_for_huge_pages():
-    """A large batch output the kernel allocates carries the huge-page advice numpy gives its
-    own large arrays ("hg"), which an array Numba allocates has not. Both are over 32 MB, so
-    that malloc maps each afresh (below that it may reuse memory numpy already advised)."""
-    rules = rules_array(fastdou.rules("classic"))
-    hands = packed([[4] * 13 + [1, 1]] * 100)       # the whole deck: 27,471 moves a hand
-    moves, _ = K.generate_batch(hands, np.zeros((len(hands), 2), np.uint64), rules)
-    plain = _numba_empty(len(moves))
-    assert moves.nbytes > 32 << 20 and "hg" not in _vm_flags(plain.ctypes.data)
-    assert "hg" in _vm_flags(moves.ctypes.data + moves.nbytes // 2)
+def test_advise_huge_pages():
+    """``advise_huge_pages`` gives an array of 4 MB or more the huge-page advice numpy gives its
+    own ("hg" in the mapping's flags), and leaves a smaller one alone. Each array is a fresh
+    anonymous mapping of its own: memory from malloc may already carry numpy's advice."""
+    def fresh(size):
+        region = mmap.mmap(-1, size)
+        array = np.frombuffer(region, np.uint64).reshape(-1, 2)
+        assert "hg" not in _vm_flags(array.ctypes.data)
+        advise_huge_pages(array)
+        return "hg" in _vm_flags(array.ctypes.data + array.nbytes // 2)
+    assert fresh(8 << 20)
+    assert not fresh(2 << 20)
