@@ -32,7 +32,7 @@ def agent_games(games, checked, seed=0):
 
 
 def test_play_id_over_push_id(benchmark, quick):
-    games, rounds = (300, 5) if quick else (2000, 7)
+    games, rounds = (300, 11) if quick else (2000, 7)
     agent_games(3, True)                         # compile, warm the caches
     agent_games(3, False)
     best = {True: float("inf"), False: float("inf")}

@@ -26,7 +26,7 @@ SMALL = {"--deals": "60"}
 SKIPPED = {
     "pip install -e .": "installs fastdou: done before the tests run",
     "pip install -e '.[test]'": "installs the test extra: done before the tests run",
-    "python -m pytest": "the test suite itself",
+    "python -m pytest -n 2 --dist loadfile": "the test suite itself",
     "fastdou simulate --deals 1G --scheduler tcp://head:8786 --out /shared/runs/1G/":
         "needs a Dask scheduler at tcp://head:8786",
 }
