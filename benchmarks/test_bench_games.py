@@ -41,7 +41,7 @@ def test_classic_self_play(benchmark, quick):
         t = best_times({
             "one": partial(fastdou.simulate, deals, threads=1),
             "two": partial(fastdou.simulate, deals, threads=2),
-            "spin1": on_threads(1, spin, 4_000), "spin2": on_threads(2, spin, 4_000)}, repeat=5)
+            "spin1": on_threads(1, spin, 4_000), "spin2": on_threads(2, spin, 4_000)}, repeat=9)
         # two threads give at most 2x; the arithmetic can read more when the machine slows
         # the one-thread rounds
         two, machine = t["one"] / t["two"], min(t["spin1"] / t["spin2"], 2.0)
