@@ -39,7 +39,8 @@ GATES = {"openspiel_evaluate_bots": 1.0, "openspiel_mcts": None, "douzero_random
          "douzero_rlcard": 1.5, "rlcard_run": 1.2}
 COSTLESS_GATES = {"openspiel_evaluate_bots": 0.35, "openspiel_mcts": 0.3,
                   "douzero_random": 0.08, "douzero_rlcard": 0.2, "rlcard_run": 0.8}
-# (games, rounds) by --quick; a gated ratio's quick rounds enough for a shared machine's noise
+# (games, rounds) by --quick; a gated ratio's quick run times enough rounds to ride out a
+# shared machine's noise
 SIZES = {"openspiel_evaluate_bots": {False: (1000, 5), True: (200, 7)},
          "openspiel_mcts": {False: (20, 5), True: (4, 3)},
          "douzero_random": {False: (1000, 5), True: (100, 3)},
