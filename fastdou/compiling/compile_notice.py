@@ -28,7 +28,7 @@ from numba.core.caching import NullCache
 START = ("fastdou: compiling {what} kernels (first use on this machine or after an upgrade; "
          "cached afterwards)...")
 DONE = "fastdou: compiled in {seconds:.1f} s"
-GAP_SECONDS = 5.0    # a pause this long between compiles ends a burst (2 s split one when busy)
+GAP_SECONDS = 5.0    # a pause this long between compiles ends a burst; a busy machine pauses too
 
 # The part being compiled, by the outermost of these modules on the Python stack
 MODULES = {
