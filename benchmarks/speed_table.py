@@ -100,14 +100,16 @@ OTHER = (
      "classic's rates (targets: a quarter for leads, a half for responses, a third for "
      "self-play) are printed, met or not",
      [("leads of 10,000 17-card hands, one random wild rank each, against classic's leads of "
-       "the same hands", "0.34 M hands/s, 159.8 M moves/s, 474 moves a hand; 0.0516x "
-       "classic's hands/s", EPYC),
+       "the same hands (two runs)", "0.33 and 0.34 M hands/s, 158.6 and 158.8 M moves/s, 474 "
+       "moves a hand; 0.0506x and 0.0511x classic's hands/s", EPYC),
       ("responses of 10,000 farmer hands to realistic leads, the same",
-       "4.11 M positions/s, 70.5 M moves/s, 17.1 moves a position; 0.2398x classic's", EPYC),
-      ("leads of 12 20-card hands against the naive reference", "269,916x", EPYC),
+       "4.06 and 4.17 M positions/s, 69.6 and 71.5 M moves/s, 17.1 moves a position; 0.2495x "
+       "and 0.2483x classic's", EPYC),
+      ("leads of 12 20-card hands against the naive reference", "265,896x and 282,563x", EPYC),
       ("laizi random self-play in `simulate`, 1 thread, 20,000 deals, against classic's",
-       "81,931 against 259,963 games/s, 0.3152x (target 1/3: not met; the leads of the "
-       "17-card hands above number 474 a hand with a wild rank, 44 without)", EPYC)]),
+       "79,859 against 251,879 games/s (0.3171x) and 81,901 against 244,272 (0.3353x): "
+       "target 1/3 met in one of the two runs, so not held; the leads of the 17-card hands "
+       "above number 474 a hand with a wild rank, 44 without", EPYC)]),
     ("Start-up and compilation", _bench("test_bench_startup.py"),
      "a cold first `simulate` compiles at most 97 functions nested at most 8 deep in one "
      "process, and with the helper process none of the move generator and at most 66 "

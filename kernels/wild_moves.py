@@ -20,7 +20,7 @@ is :mod:`wild`'s ``wild_readings``. ``rules`` is the classic rules array (profil
 
 import numpy as np
 
-from fastdou.kernels.bits import lowest_bit, span
+from fastdou.kernels.bits import highest_bit, lowest_bit, span
 from fastdou.kernels.generate import (
     _NIBBLE_ONES, NO_MULTISET, _ge, _put, _spread_run, _trio_forbidden, first_within, ge_tops,
     info, next_within,
@@ -35,7 +35,7 @@ from fastdou.kernels.layout import (
     TRIO_CHAIN, TRIO_PAIR, TRIO_SOLO,
 )
 from fastdou.kernels.moves import kind_of, leading_moves, length_of, rank_of, responses
-from fastdou.kernels.packing import count, unit
+from fastdou.kernels.packing import count, size, unit
 from fastdou.kernels.records_out import put_record, room
 from fastdou.kernels.wild import wild_ranks
 
@@ -116,20 +116,12 @@ def _at_most(nat, most):
     return caps
 
 
-@leaf
+@inline_leaf
 def _core_have(nat, s, t, m):
     """The naturals the core of ``m`` cards on each rank s..t can use (at most ``m`` a rank),
     the mask of ranks with any, and how many wild cards the core needs at least."""
-    have = np.uint64(0)
-    cand = 0
-    short = 0
-    for r in range(s, t + 1):
-        x = min(count(nat, r), m)
-        have += unit(r, x)
-        short += m - x
-        if x:
-            cand |= 1 << r
-    return have, cand, short
+    have = _at_most(nat, m) & _spread_run(s, t - s + 1) * np.uint64(15)
+    return have, _ge(have, 1), m * (t - s + 1) - size(have)
 
 
 @leaf
@@ -293,13 +285,27 @@ def _off_core(kind, caps, cand, rules, s, t):
 @inline_leaf
 def _next_swap(swap, have, cand, extra):
     """:func:`next_within` for the ``extra`` naturals wild cards stand in for, without its
-    scan in the common cases: none, or one (the next rank of ``cand``)."""
+    scan in the common cases: none, one (the next rank of ``cand``) or two (the higher one
+    moved up, else the lower one and the other refilled above it)."""
     if extra == 0:
         return NO_MULTISET
+    a = lowest_bit(np.int64(swap)) >> 2
+    above = cand & ~((2 << a) - 1)
     if extra == 1:
-        above = cand & ~((2 << (lowest_bit(np.int64(swap)) >> 2)) - 1)
         return unit(lowest_bit(above), 1) if above else NO_MULTISET
-    return next_within(swap, have, cand)
+    if extra > 2:
+        return next_within(swap, have, cand)
+    b = highest_bit(np.int64(swap)) >> 2
+    above_b = cand & ~((2 << b) - 1)
+    if above_b:
+        return swap - unit(b, 1) + unit(lowest_bit(above_b), 1)
+    if a == b or above == 0:
+        return NO_MULTISET
+    a = lowest_bit(above)
+    if count(have, a) >= 2:
+        return unit(a, 2)
+    above &= above - 1
+    return unit(a, 1) + unit(lowest_bit(above), 1) if above else NO_MULTISET
 
 
 @inline_leaf

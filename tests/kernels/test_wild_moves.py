@@ -14,7 +14,8 @@ from numba import njit
 
 import fastdou
 from fastdou.kernels import layout as L
-from fastdou.kernels.wild_moves import wild_moves
+from fastdou.kernels.generate import NO_MULTISET, first_within, next_within
+from fastdou.kernels.wild_moves import _next_swap, wild_moves
 from fastdou.rules import rules_array
 from tests.reference import laizi_oracle as LO
 from tests.reference import laizi_universe as LU
@@ -206,3 +207,32 @@ def test_callable_from_njit():
     hand = LO.cards_from_str("334455667789TJQKA2")
     assert user_count(np.uint64(L.packed(hand)), mask(W7), RULES) == \
         len(LU.universe((W7,), hand))
+
+
+@njit(cache=True)
+def _swap_mismatches(seed, hands):
+    """Steps where ``_next_swap`` differs from ``next_within`` over every multiset of 1..3
+    units within random caps (0..3 a rank) of ``hands`` sets, and the steps taken."""
+    np.random.seed(seed)
+    bad = steps = 0
+    for _ in range(hands):
+        have = np.uint64(0)
+        cand = 0
+        for r in range(15):
+            c = np.random.randint(0, 4)
+            if c:
+                have += np.uint64(c) << np.uint64(4 * r)
+                cand |= 1 << r
+        for extra in range(1, 4):
+            w = first_within(have, cand, extra)
+            while w != NO_MULTISET:
+                fast = _next_swap(w, have, cand, extra)
+                w = next_within(w, have, cand)
+                bad += fast != w
+                steps += 1
+    return bad, steps
+
+
+def test_next_swap_is_next_within():
+    bad, steps = _swap_mismatches(1, 1000)
+    assert steps > 100_000 and bad == 0
