@@ -8,6 +8,8 @@ array's item size only (a wrong dtype, rank or layout reads memory wrongly), so 
 hand it only arrays of exactly the types it was made for, which they own or check.
 """
 
+from numba.core.types import WrapperAddressProtocol
+
 
 def entry_point(dispatcher, args):
     """The compiled entry point of ``dispatcher`` for the types of ``args`` (the
@@ -25,3 +27,23 @@ def typed_entry_point(dispatcher, signature):
     if signature not in dispatcher.overloads:
         dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point
+
+
+class FunctionArg(WrapperAddressProtocol):
+    """An ``@njit`` function as a first-class function argument, by the address of its
+    compiled ``signature`` (its C wrapper): Numba unboxes it without looking up the overload
+    at every call, and a compiled entry point (:func:`typed_entry_point`) takes it as is."""
+
+    def __init__(self, fn, signature):
+        self.function, self._signature = fn, signature
+        result = fn.get_compile_result(signature)
+        self._address = result.library.get_pointer_to_function(
+            result.fndesc.llvm_cfunc_wrapper_name)
+        if not self._address:           # compiled without one (``jit.first_class_kernel``)
+            raise ValueError(f"{fn.__name__} has no first-class function wrapper")
+
+    def __wrapper_address__(self):
+        return self._address
+
+    def signature(self):
+        return self._signature

@@ -42,6 +42,7 @@ import numpy as np
 
 from fastdou.atomic import write_atomically
 from fastdou.checks import flag, short, whole
+from fastdou.compiling.entry_points import typed_entry_point
 from fastdou.errors import ArgumentError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import evaluation as KE
@@ -257,7 +258,8 @@ def evaluate(a: object, b: object, deals: int, rules: RulesLike = "classic", see
         pair = codes[:2].copy()                  # A's code, then B's
         names = policy_names(a, 1)[0], policy_names(b, 1)[0]
         turns, chunk_size = (rules.players if mode == KE.BIDDING else 2), CHUNK
-        kernel = KE.compiled_evaluate_range(rules.wilds > 0)
+        compiled = KE.compiled_evaluate_range(rules.wilds > 0)
+        kernel = typed_entry_point(compiled, compiled.signatures[0])
 
         def play(rules_array, seed, first, pair, res, scores, errors, fn, fn_b):
             kernel(rules_array, seed, first, pair, mode, res, scores, errors, fn, fn_b)

@@ -4,7 +4,7 @@ function of ``(seed, deal index)``, and summarises them."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import nullcontext
 from typing import Callable
 
@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from fastdou.checks import INT64_MAX, flag, short, whole
+from fastdou.compiling.entry_points import FunctionArg, typed_entry_point
 from fastdou.errors import ArgumentError, PolicyError
 from fastdou.hints import RulesLike
 from fastdou.kernels import play as P
@@ -44,7 +45,8 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
         threads = whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     codes, users = policy_codes(policies, rules, functions=2)
     wild = rules.wilds > 0
-    simulate_range = P.compiled_simulate_range(wild)
+    kernel = P.compiled_simulate_range(wild)
+    simulate_range = typed_entry_point(kernel, kernel.signatures[0])
     threads = numba.get_num_threads() if threads is None else threads
     totals = Totals(rules.players, preset_features(rules), rules.max_redeals)
     kept = []
@@ -83,19 +85,29 @@ def simulate_local(deals: int, rules: RulesLike = "classic", policies: object = 
                             first=first, totals=totals)
 
 
+# A thread takes the next block of deals when it is done with one, so that a core that other
+# work slows plays fewer blocks instead of holding up the chunk.
+BLOCKS_PER_THREAD = 16
+MIN_BLOCK = 128
+
+
 def run(simulate_range, users, pool, threads, rules, seed, first, codes, res, scores,
         errors):
-    """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: one
-    range of deals per thread on ``pool`` (the kernel releases the GIL), or all here without
-    one. ``users``: the policy functions of the seats coded USER and USER_B, None for the
-    placeholder. An exception a policy function raises becomes a PolicyError (raised once
-    every range has stopped)."""
+    """Play the chunk of deals ``first ..`` into ``res`` / ``scores`` / ``errors``: in
+    blocks that the threads of ``pool`` take as they come free (the kernel releases the GIL),
+    or all here without one. ``simulate_range``: the compiled entry point. ``users``: the
+    policy functions of the seats coded USER and USER_B, None for the placeholder. An
+    exception a policy function raises becomes a PolicyError, raised once the blocks started
+    have stopped (no other block starts)."""
     fns = [P.no_user_policy if u is None else u for u in users]
     if users[1] is None:
         fns[1] = fns[0]                # one function: passed twice (no placeholder kept)
+    # the placeholder, never called, by its address (its unboxing is most of a call's cost);
+    # a policy as its dispatcher: an exception raised through a bare address is printed and lost
+    fns = [FunctionArg(f, P.POLICY_SIGNATURE) if f is P.no_user_policy else f for f in fns]
     n = len(res)
-    cuts = [n * i // threads for i in range(threads + 1)]
-    ranges = [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+    step = n if pool is None else max(MIN_BLOCK, -(-n // (threads * BLOCKS_PER_THREAD)))
+    ranges = [(a, min(a + step, n)) for a in range(0, n, step)]
 
     def play(a, b):
         simulate_range(rules, seed, first + a, codes, res[a:b], scores[a:b], errors[a:b],
@@ -107,9 +119,15 @@ def run(simulate_range, users, pool, threads, rules, seed, first, codes, res, sc
                 play(a, b)
         else:
             futures = [pool.submit(play, a, b) for a, b in ranges]
+            try:
+                wait(futures, return_when=FIRST_EXCEPTION)
+            finally:                # an error or an interrupt: the blocks not started never do
+                for f in futures:
+                    f.cancel()
             wait(futures)
             for f in futures:
-                f.result()
+                if not f.cancelled():
+                    f.result()
     except Exception as e:
         named = [u.__name__ for u in users if u is not None]
         if not named:

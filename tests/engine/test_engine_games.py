@@ -601,6 +601,23 @@ def test_user_policy_returning_a_bad_index_is_reported():
                          seed=BAD_SEED)
 
 
+@njit
+def raises_in_play(state, actions, n, rng):
+    """Passes the trial call (two actions), then raises in the game."""
+    if n > 2:
+        raise ValueError("in play")
+    return 0, rng
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_user_policy_raising_in_play_is_reported(threads):
+    """An error a user policy raises in the compiled loop, on one thread or on blocks of
+    deals taken by two, is a PolicyError naming it; the next run is unaffected."""
+    with pytest.raises(PolicyError, match="policy raises_in_play raised ValueError: 'in play'"):
+        fastdou.simulate(3000, "classic", [raises_in_play, "random", "random"], threads=threads)
+    assert fastdou.simulate(300, threads=threads).summary.deals == 300
+
+
 def test_greedy_is_clearly_stronger_than_random():
     """Greedy landlords against random farmers win far more often than random landlords
     against random farmers (greedy only takes the landlord with a strong hand, so this
