@@ -299,13 +299,13 @@ def _next_swap(swap, have, cand, extra):
     above_b = cand & ~((2 << b) - 1)
     if above_b:
         return swap - unit(b, 1) + unit(lowest_bit(above_b), 1)
-    if a == b or above == 0:
+    if a == b:                  # else b, a rank of cand, is above a
         return NO_MULTISET
-    a = lowest_bit(above)
-    if count(have, a) >= 2:
-        return unit(a, 2)
+    c = lowest_bit(above)
+    if count(have, c) >= 2:
+        return unit(c, 2)
     above &= above - 1
-    return unit(a, 1) + unit(lowest_bit(above), 1) if above else NO_MULTISET
+    return unit(c, 1) + unit(lowest_bit(above), 1) if above else NO_MULTISET
 
 
 @inline_leaf
