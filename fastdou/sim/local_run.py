@@ -1,5 +1,5 @@
 """A simulation on this machine: :func:`simulate_local` plays the deals in compiled code on
-several threads (each a range of deals in a kernel that releases the GIL), each deal a pure
+several threads (taking blocks of deals in a kernel that releases the GIL), each deal a pure
 function of ``(seed, deal index)``, and summarises them."""
 
 from __future__ import annotations
