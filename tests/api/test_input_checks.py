@@ -10,12 +10,12 @@ import time
 
 import numpy as np
 import pytest
-from numba import njit
 
 import fastdou
 from fastdou import cards
 from fastdou.cli import main
 from fastdou.sim.results import ResultWriter, metadata
+from tests.shared.policies import raises_in_play
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -186,17 +186,10 @@ def test_factors_whose_scores_overflow_are_refused():
     assert r.score_bits() == pytest.approx(26 + 4 + 6 + 3 + math.log2(3 * 3 * 420))
 
 
-@njit
-def _raises_late(state, actions, n, rng):
-    if n > 2:
-        raise ValueError("late")
-    return 0, rng
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_vector_env_reports_a_policy_that_raises(threads):
     """In the env's parallel kernels Numba would print the exception and play on."""
-    env = fastdou.VectorEnv("classic", 2, opponents=_raises_late, start="play",
+    env = fastdou.VectorEnv("classic", 2, opponents=raises_in_play, start="play",
                             threads=threads)
     with pytest.raises(fastdou.PolicyError, match="a policy raised or returned an index"):
         obs, info = env.reset()

@@ -11,6 +11,7 @@ from numba import njit
 
 import fastdou
 from tests.reference import reference_game as ref
+from tests.shared.policies import raises_in_play
 from fastdou import Game, IllegalMoveError, InvalidCardsError, Move, PolicyError, cards
 from fastdou.game import legal_records_into
 from fastdou.kernels import state as S
@@ -599,14 +600,6 @@ def test_user_policy_returning_a_bad_index_is_reported():
     with pytest.raises(PolicyError, match="deal 0: a policy returned an index outside"):
         fastdou.simulate(5, "classic", [last_action_policy, "random", "random"],
                          seed=BAD_SEED)
-
-
-@njit
-def raises_in_play(state, actions, n, rng):
-    """Passes the trial call (two actions), then raises in the game."""
-    if n > 2:
-        raise ValueError("in play")
-    return 0, rng
 
 
 @pytest.mark.parametrize("threads", [1, 2])

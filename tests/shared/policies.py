@@ -14,3 +14,11 @@ def first_listed(state, actions, n, rng):
 def last_listed(state, actions, n, rng):
     """Always the last legal action: the highest bid, the last listed move."""
     return n - 1, rng
+
+
+@njit
+def raises_in_play(state, actions, n, rng):
+    """Passes a policy's trial call (two actions), then raises once a seat has more."""
+    if n > 2:
+        raise ValueError("in play")
+    return 0, rng
